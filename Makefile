@@ -1,0 +1,151 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# numagpu top-level build.
+#
+#   make               module, libngemu, ngemu and the selftests
+#   make check         every test (user space, sanitizers, style, VM); ends
+#                      with "N passed, N failed, N skipped"
+#   make V=1           show the commands
+#   make BUILD=dir     user-space outputs in dir (default: build)
+#   make KDIR=... KVER=...  build the module against other kernel headers
+#   make version | dist   print the version | tar the committed tree
+#
+# The module (Kbuild) builds in the source tree: Kbuild for external modules
+# has no separate output directory on 6.1.
+
+BUILD   ?= build
+KFILES  ?= build/kernel-files
+KVER    ?= $(shell tools/kver.sh)
+KDIR    ?= /lib/modules/$(KVER)/build
+SAN     ?= 0
+OBJ     := $(BUILD)/obj
+
+VERSION := $(shell sed -n 's/^\#define NUMAGPU_VERSION_\(MAJOR\|MINOR\|PATCH\)[[:space:]]*\([0-9]*\)/\2/p' include/uapi/linux/numagpu.h | paste -sd.)
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+MAKEFLAGS += --no-print-directory
+endif
+
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+NG_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow \
+	-Wformat=2 -Wstrict-prototypes -Wmissing-prototypes -pthread \
+	-Iinclude/uapi -Iuser/include -MMD -MP
+ifeq ($(SAN),1)
+# ASan cannot be linked statically
+NG_CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+NG_LDFLAGS := -fsanitize=address,undefined -pthread
+else
+# static, so the same binaries run in the VM's bare initramfs
+NG_LDFLAGS := -static -pthread
+endif
+LDLIBS  := -lm
+
+LIB_SRCS     := $(wildcard user/lib/*.c)
+NGEMU_SRCS   := $(wildcard user/ngemu/*.c)
+UTEST_SRCS   := $(wildcard user/tests/*.c)
+KSFT_SRCS    := $(wildcard selftests/numagpu/*.c)
+
+LIB_OBJS     := $(LIB_SRCS:%.c=$(OBJ)/%.o)
+NGEMU_OBJS   := $(NGEMU_SRCS:%.c=$(OBJ)/%.o)
+LIB          := $(BUILD)/libngemu.a
+NGEMU        := $(BUILD)/ngemu
+UTESTS       := $(UTEST_SRCS:user/tests/%.c=$(BUILD)/tests/%)
+KSFTS        := $(KSFT_SRCS:selftests/numagpu/%.c=$(BUILD)/selftests/numagpu/%)
+KSFT_HDR     := $(KFILES)/kselftest_harness.h
+KO           := numagpu.ko
+KMOD_SRCS    := Kbuild $(wildcard kmod/*.c kmod/*.h) include/uapi/linux/numagpu.h
+
+.PHONY: all module user tests selftests check check-user check-vm \
+	check-style vm-shell version dist clean help kernel-files
+.DEFAULT_GOAL := all
+
+all: module user tests selftests
+
+help:
+	@sed -n '3,14s/^# \{0,1\}//p' Makefile
+
+version:
+	@echo $(VERSION)
+
+# The committed tree, named after the version in the uapi header.
+dist:
+	$(Q)mkdir -p $(BUILD)
+	$(Q)git archive --format=tar.gz --prefix=numagpu-$(VERSION)/ \
+		-o $(BUILD)/numagpu-$(VERSION).tar.gz HEAD
+	@echo $(BUILD)/numagpu-$(VERSION).tar.gz
+
+module: $(KO)
+$(KO): $(KMOD_SRCS)
+	@test -f $(KDIR)/Makefile || { echo "no kernel headers at $(KDIR): run tools/install-deps.sh or set KDIR" >&2; exit 1; }
+	$(Q)$(MAKE) -C $(KDIR) M=$(CURDIR) $(if $(filter 1,$(V)),V=1) modules
+
+user: $(LIB) $(NGEMU)
+tests: $(UTESTS)
+selftests: $(KSFTS) $(BUILD)/selftests/numagpu/run_order
+
+kernel-files: $(KSFT_HDR)
+$(KSFT_HDR):
+	$(Q)tools/kernel-files.sh $(KFILES)
+
+$(OBJ)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) $(NG_CFLAGS) -c -o $@ $<
+
+$(LIB): $(LIB_OBJS)
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(NGEMU): $(NGEMU_OBJS) $(LIB)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(NG_LDFLAGS) -o $@ $(NGEMU_OBJS) $(LIB) $(LDLIBS)
+
+# Tests include the kselftest harness, extracted from linux-source-6.1.
+TEST_OBJS := $(UTEST_SRCS:%.c=$(OBJ)/%.o) $(KSFT_SRCS:%.c=$(OBJ)/%.o)
+# -isystem: the harness itself is not -Wextra clean
+$(TEST_OBJS): NG_CFLAGS += -isystem $(KFILES) -Wno-missing-prototypes
+$(TEST_OBJS): | $(KSFT_HDR)
+
+$(BUILD)/tests/%: $(OBJ)/user/tests/%.o $(LIB)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(NG_LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
+$(BUILD)/selftests/numagpu/%: $(OBJ)/selftests/numagpu/%.o $(LIB)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(NG_LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
+$(BUILD)/selftests/numagpu/run_order: selftests/numagpu/Makefile
+	@mkdir -p $(dir $@)
+	$(Q)$(MAKE) -s -C selftests/numagpu print-order > $@
+	$(Q)cp selftests/numagpu/settings $(dir $@)
+
+# The whole suite; see tools/check.sh.
+check:
+	$(Q)BUILD=$(BUILD) KVER=$(KVER) KDIR=$(KDIR) KFILES=$(KFILES) tools/check.sh
+
+check-user: tests user
+	$(Q)tools/ksft-run.sh -s user $(UTESTS)
+
+check-style: $(KSFT_HDR)
+	$(Q)tools/check-style.sh $(KFILES)
+
+check-vm: all
+	$(Q)tools/vm/run.sh --kernel /boot/vmlinuz-$(KVER) --ko $(KO) \
+		--tests $(BUILD)/selftests/numagpu --bin $(NGEMU) --out $(BUILD)/vm
+
+vm-shell: all
+	$(Q)tools/vm/run.sh --kernel /boot/vmlinuz-$(KVER) --ko $(KO) \
+		--tests $(BUILD)/selftests/numagpu --bin $(NGEMU) --out $(BUILD)/vm --shell
+
+clean:
+	$(Q)if [ -f $(KDIR)/Makefile ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
+	$(Q)rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,76 @@
+#!/bin/sh
+# The whole test suite, as the README's test command, `make check` and CI
+# run it (called directly, its last line is the summary):
+#   1. build everything (module, libngemu, ngemu, tests, selftests);
+#   2. user-space tests, then again under ASan + UBSan;
+#   3. tests of the project's own tools (TAP runner, summary, VM log checks);
+#   4. kernel coding style of kmod/ (checkpatch.pl);
+#   5. the kselftests in a 4-node VM running Debian's kernel.
+# Every suite writes a KTAP log under $BUILD/logs; the last line printed is
+# "N passed, N failed, N skipped" over all of them, and the exit status is
+# non-zero when anything failed, including a suite that could not run.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+BUILD=${BUILD:-build}
+KFILES=${KFILES:-build/kernel-files}
+logs="$BUILD/logs"
+rm -rf "$logs"
+mkdir -p "$logs"
+export MAKEFLAGS="${MAKEFLAGS:-} -j$(nproc)"
+
+# A suite that cannot even start still counts, as one failure.
+broken() {
+	printf 'TAP version 13\n1..1\nnot ok 1 %s\n' "$1" > "$logs/$2.tap"
+}
+
+step() { printf '\n=== %s\n' "$*"; }
+
+step "build"
+if ! make BUILD="$BUILD" all; then
+	broken "build: make all failed" build
+	tools/tap-summary.sh "$logs"/*.tap
+	exit 1
+fi
+
+abs() { (cd "$1" && pwd); }
+
+step "user-space tests"
+NGEMU="$(abs "$BUILD")/ngemu" tools/ksft-run.sh -s user "$BUILD"/tests/* \
+	> "$logs/user.tap"
+grep -E '^(not )?ok ' "$logs/user.tap"
+
+step "user-space tests under ASan + UBSan"
+san="$BUILD/san"
+if make BUILD="$san" SAN=1 user tests; then
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	NGEMU="$(abs "$san")/ngemu" tools/ksft-run.sh -s user-asan "$san"/tests/* \
+		> "$logs/user-san.tap"
+	grep -E '^(not )?ok ' "$logs/user-san.tap"
+else
+	broken "user-asan: sanitizer build failed" user-san
+fi
+
+step "tool tests"
+tools/ksft-run.sh -s tools tools/tests/*.sh > "$logs/tools.tap"
+grep -E '^(not )?ok ' "$logs/tools.tap"
+
+step "kernel coding style (checkpatch)"
+tools/check-style.sh "$KFILES" > "$logs/style.tap"
+grep -E '^(not )?ok ' "$logs/style.tap"
+
+step "kselftests in a 4-node VM"
+kver=${KVER:-$(tools/kver.sh)}
+tools/vm/run.sh --kernel "/boot/vmlinuz-$kver" --ko numagpu.ko \
+	--tests "$BUILD/selftests/numagpu" --bin "$BUILD/ngemu" \
+	--nodes 4 --out "$BUILD/vm"
+if [ -s "$BUILD/vm/ktap.log" ] && [ -s "$BUILD/vm/vm.tap" ]; then
+	cp "$BUILD/vm/ktap.log" "$logs/vm-selftests.tap"
+	cp "$BUILD/vm/vm.tap" "$logs/vm-kernel.tap"
+else
+	broken "vm: the VM lane produced no results" vm
+fi
+
+step "summary"
+tools/tap-summary.sh "$logs"/*.tap

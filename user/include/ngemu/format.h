@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Human-readable numbers for reports. */
+#ifndef NGEMU_FORMAT_H
+#define NGEMU_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* "0 B", "512 B", "1.5 KiB", "23.9 GiB": binary units, one decimal. */
+const char *ng_format_bytes(uint64_t bytes, char *buf, size_t len);
+
+#endif /* NGEMU_FORMAT_H */

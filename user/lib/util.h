@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Helpers private to libngemu. */
+#ifndef NGEMU_LIB_UTIL_H
+#define NGEMU_LIB_UTIL_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* printf into an error buffer of @len bytes (NULL or 0: nothing). */
+void ng_seterr(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Read a whole small file into @buf (NUL-terminated). Returns its length,
+ * or a negative errno (-EFBIG when it does not fit).
+ */
+ssize_t ng_read_file(const char *path, char *buf, size_t len);
+
+#endif /* NGEMU_LIB_UTIL_H */

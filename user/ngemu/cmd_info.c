@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0
+/* ngemu info: the emulated system, from the module or from sysfs. */
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "ngemu/cpulist.h"
+#include "ngemu/format.h"
+#include "ngemu/json.h"
+#include "ngemu/topology.h"
+
+static void info_usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: ngemu info [OPTIONS]\n"
+		"\n"
+		"Show the emulated system: one GPU per NUMA node with memory, with its\n"
+		"CPUs, memory and the node distances between GPUs.\n"
+		"\n"
+		"Options:\n"
+		"  -b, --backend B     auto (default), kmod or user: where the answer\n"
+		"                      comes from (numagpu.ko, or sysfs without it)\n"
+		"      --device PATH   the module's device (default " NUMAGPU_DEVICE_PATH ")\n"
+		"      --sysfs-root D  read sysfs below D instead of /sys (user backend)\n"
+		"  -j, --json          machine-readable output\n"
+		"  -h, --help          show this help and exit\n");
+}
+
+static void print_human(const struct ng_topology *t)
+{
+	const struct numagpu_topology *hw = &t->hw;
+	char cpus[256], total[32], freeb[32];
+
+	printf("numagpu %s, backend %s (%s), uapi %u.%u\n",
+	       NUMAGPU_VERSION_STRING, ng_backend_name(t->backend), t->source,
+	       hw->uapi_version >> 16, hw->uapi_version & 0xffff);
+	printf("%u emulated GPU%s\n\n", hw->ngpus, hw->ngpus == 1 ? "" : "s");
+	printf("%-4s %5s %-16s %5s %12s %12s\n", "GPU", "node", "CPUs",
+	       "ncpu", "memory", "free");
+	for (unsigned int g = 0; g < hw->ngpus; g++) {
+		const struct numagpu_gpu_info *gi = &hw->gpu[g];
+
+		ng_cpulist_format(gi->cpumask, cpus, sizeof(cpus));
+		printf("%-4u %5u %-16s %5u %12s %12s\n", g, gi->node,
+		       cpus[0] ? cpus : "-", gi->nr_cpus,
+		       ng_format_bytes(gi->mem_total, total, sizeof(total)),
+		       ng_format_bytes(gi->mem_free, freeb, sizeof(freeb)));
+	}
+	printf("\n%-8s", "distance");
+	for (unsigned int g = 0; g < hw->ngpus; g++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "GPU%u", g);
+		printf(" %6s", name);
+	}
+	printf("\n");
+	for (unsigned int g = 0; g < hw->ngpus; g++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "GPU%u", g);
+		printf("%-8s", name);
+		for (unsigned int h = 0; h < hw->ngpus; h++)
+			printf(" %6u", hw->distance[g][h]);
+		printf("\n");
+	}
+}
+
+static void print_json(const struct ng_topology *t)
+{
+	const struct numagpu_topology *hw = &t->hw;
+	struct ng_json j;
+	char cpus[4096];
+
+	ng_json_init(&j, stdout, true);
+	ng_json_object_begin(&j);
+	ng_json_key(&j, "version");
+	ng_json_string(&j, NUMAGPU_VERSION_STRING);
+	ng_json_key(&j, "backend");
+	ng_json_string(&j, ng_backend_name(t->backend));
+	ng_json_key(&j, "source");
+	ng_json_string(&j, t->source);
+	ng_json_key(&j, "uapi_version");
+	ng_json_uint(&j, hw->uapi_version);
+	ng_json_key(&j, "nr_cpu_ids");
+	ng_json_uint(&j, hw->nr_cpu_ids);
+	ng_json_key(&j, "ngpus");
+	ng_json_uint(&j, hw->ngpus);
+	ng_json_key(&j, "gpus");
+	ng_json_array_begin(&j);
+	for (unsigned int g = 0; g < hw->ngpus; g++) {
+		const struct numagpu_gpu_info *gi = &hw->gpu[g];
+
+		ng_cpulist_format(gi->cpumask, cpus, sizeof(cpus));
+		ng_json_object_begin(&j);
+		ng_json_key(&j, "gpu");
+		ng_json_uint(&j, g);
+		ng_json_key(&j, "node");
+		ng_json_uint(&j, gi->node);
+		ng_json_key(&j, "cpus");
+		ng_json_string(&j, cpus);
+		ng_json_key(&j, "nr_cpus");
+		ng_json_uint(&j, gi->nr_cpus);
+		ng_json_key(&j, "mem_total");
+		ng_json_uint(&j, gi->mem_total);
+		ng_json_key(&j, "mem_free");
+		ng_json_uint(&j, gi->mem_free);
+		ng_json_object_end(&j);
+	}
+	ng_json_array_end(&j);
+	ng_json_key(&j, "distance");
+	ng_json_array_begin(&j);
+	for (unsigned int g = 0; g < hw->ngpus; g++) {
+		bool pretty = j.pretty;
+
+		ng_json_array_begin(&j);
+		/* one matrix row per line reads better than one number */
+		j.pretty = false;
+		for (unsigned int h = 0; h < hw->ngpus; h++)
+			ng_json_uint(&j, hw->distance[g][h]);
+		ng_json_array_end(&j);
+		j.pretty = pretty;
+	}
+	ng_json_array_end(&j);
+	ng_json_object_end(&j);
+	ng_json_finish(&j);
+}
+
+int ng_cmd_info(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "backend", required_argument, NULL, 'b' },
+		{ "device", required_argument, NULL, 'd' },
+		{ "sysfs-root", required_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct ng_topology_opts opts = { .backend = NG_BACKEND_AUTO };
+	struct ng_topology topo;
+	bool json = false;
+	char err[512];
+	int c;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":b:jh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			c = ng_backend_parse(optarg);
+			if (c < 0)
+				return ng_usage_error("info",
+					"--backend: '%s' is not auto, kmod or user",
+					optarg);
+			opts.backend = (enum ng_backend)c;
+			break;
+		case 'd':
+			opts.device = optarg;
+			break;
+		case 's':
+			opts.sysfs_root = optarg;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			info_usage(stdout);
+			return NG_EXIT_OK;
+		case ':':
+			return ng_usage_error("info", "option '%s' needs a value",
+					      argv[optind - 1]);
+		default:
+			return ng_usage_error("info", "unknown option '%s'",
+					      argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return ng_usage_error("info", "unexpected argument '%s'",
+				      argv[optind]);
+
+	if (ng_topology_probe(&topo, &opts, err, sizeof(err))) {
+		fprintf(stderr, "ngemu info: %s\n", err);
+		return NG_EXIT_FAIL;
+	}
+	if (json)
+		print_json(&topo);
+	else
+		print_human(&topo);
+	return fflush(stdout) ? NG_EXIT_FAIL : NG_EXIT_OK;
+}

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0
+/* ngemu: the command line of the numagpu emulator. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <linux/numagpu.h>
+
+#include "commands.h"
+
+static const struct ng_command commands[] = {
+	{ "info", "show the emulated GPUs, their nodes, CPUs, memory and distances",
+	  ng_cmd_info },
+};
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+int ng_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "ngemu%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'ngemu%s%s --help' for more information.\n",
+		cmd ? " " : "", cmd ? cmd : "");
+	return NG_EXIT_USAGE;
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: ngemu [--help | --version] COMMAND [OPTIONS]\n"
+		"\n"
+		"Emulate a multi-GPU NUMA system on a CPU NUMA machine: each NUMA node\n"
+		"plays one GPU. Uses numagpu.ko through " NUMAGPU_DEVICE_PATH
+		" when it is\n"
+		"loaded, else runs in user space.\n"
+		"\n"
+		"Commands:\n");
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(out, "  %-10s %s\n", commands[i].name,
+			commands[i].summary);
+	fprintf(out,
+		"\n"
+		"Options:\n"
+		"  -h, --help     show this help and exit\n"
+		"  -V, --version  show the version and exit\n"
+		"\n"
+		"'ngemu COMMAND --help' describes each command.\n"
+		"Exit status: 0 success, 1 failure, 2 usage error.\n");
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd;
+
+	if (argc < 2) {
+		usage(stderr);
+		return NG_EXIT_USAGE;
+	}
+	cmd = argv[1];
+	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") ||
+	    !strcmp(cmd, "help")) {
+		usage(stdout);
+		return NG_EXIT_OK;
+	}
+	if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version")) {
+		printf("ngemu %s (numagpu uapi %u.%u)\n",
+		       NUMAGPU_VERSION_STRING, NUMAGPU_VERSION_MAJOR,
+		       NUMAGPU_VERSION_MINOR);
+		return NG_EXIT_OK;
+	}
+	if (cmd[0] == '-') {
+		return ng_usage_error(NULL, "unknown option '%s'", cmd);
+	}
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(cmd, commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	return ng_usage_error(NULL, "unknown command '%s'", cmd);
+}
