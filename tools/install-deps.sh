@@ -4,7 +4,7 @@
 # index is refreshed only when something is missing.
 set -eu
 
-PKGS="build-essential make gcc libc6-dev perl kmod cpio gzip xz-utils
+PKGS="build-essential make gcc libc6-dev binutils perl kmod cpio gzip xz-utils
 busybox-static qemu-system-x86 liburing-dev libnuma-dev numactl
 linux-image-amd64 linux-headers-amd64 linux-source-6.1"
 

@@ -92,6 +92,7 @@ for f in "$@"; do
 	}' "$f")
 	# Everything but the trailing COUNTS line is FAIL output for the user.
 	printf '%s\n' "$out" | sed '$d'
+	# shellcheck disable=SC2046 # "COUNTS p f s": split on purpose
 	set -- $(printf '%s\n' "$out" | tail -n 1)
 	pass=$((pass + $2)) fail=$((fail + $3)) skip=$((skip + $4))
 done

@@ -130,6 +130,7 @@ if bb=$(command -v busybox); then
 	ln -sf "$host_sh" "$tmp/bb/sh"
 	printf '#!/bin/sh\necho "hanging alone"\nexec sleep 60\n' >"$t/lone.sh"
 	chmod +x "$t/lone.sh"
+	# shellcheck disable=SC2123 # replacing PATH is the point here
 	PATH=$tmp/bb
 	run_ksft sh -s s -t 1 ./lone.sh
 	has_line "busybox without setsid: timeout" "not ok 1 s: lone.sh # TIMEOUT 1 seconds"

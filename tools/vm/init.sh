@@ -22,17 +22,19 @@ mount -t debugfs debugfs /sys/kernel/debug
 mount -t tmpfs tmpfs /tmp
 hostname numagpu-vm
 
-VM_MODE=test
+VM_MODE="test"
 VM_INSMOD_ARGS=
 VM_TESTS=
 VM_SUITE_DIR=/selftests/numagpu
+VM_NODES=
+# shellcheck disable=SC1091 # written by run.sh
 [ -r /etc/numagpu-vm.conf ] && . /etc/numagpu-vm.conf
 
 KO=/lib/modules/numagpu.ko
 # Tests may use these: the module path, that they run in the VM lane and
 # how many NUMA nodes the host asked for.
-export NUMAGPU_KO=$KO NUMAGPU_VM=1 NUMAGPU_VM_NODES=${VM_NODES:-} HOME=/root \
-	TERM=${TERM:-vt100}
+export NUMAGPU_KO="$KO" NUMAGPU_VM=1 NUMAGPU_VM_NODES="$VM_NODES" HOME=/root \
+	TERM="${TERM:-vt100}"
 
 # Raw: no \r added to newlines, no echo of anything back into the channel.
 stty -F /dev/ttyS1 raw -echo 2>/dev/null
@@ -51,7 +53,7 @@ topology() {
 	echo "cpus: $(nproc)"
 	echo "online: $(cat $d/online)"
 	echo "has_memory: $(cat $d/has_memory)"
-	for n in $d/node[0-9]*; do
+	for n in "$d"/node[0-9]*; do
 		[ -d "$n" ] || continue
 		mem=$(awk '/MemTotal/ { print $4 }' "$n/meminfo")
 		echo "${n##*/}: cpus=$(cat "$n/cpulist") mem_kB=$mem" \

@@ -35,7 +35,8 @@ usage: tools/vm/run.sh --ko PATH [options]
 
 Output in OUT: console.log (ttyS0), guest.log (results channel, ttyS1),
 ktap.log (selftest KTAP), dmesg.log, topology.txt, insmod.log, vm.tap (lane
-checks), qemu.log, initramfs.cpio.gz.
+checks), summary.txt, qemu.log, initramfs.cpio.gz, vmlinux-* (the kernel
+unpacked for a faster PVH boot, reused while newer than the kernel).
 Exit: 0 all passed, 1 a test or lane check failed, 2 usage, 3 setup error.
 EOF
 }
@@ -84,6 +85,11 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
+# Results of an earlier run must not outlive a run that stops early (bad
+# option, missing kernel): a caller could take them for this run's.
+results="console.log guest.log ktap.log dmesg.log topology.txt insmod.log vm.tap qemu.log summary.txt"
+for f in $results; do rm -f "$out/$f"; done
+
 ((nodes >= 2 && nodes <= 8)) || die_usage "--nodes must be 2..8"
 cpus=${cpus:-$nodes}
 ((cpus >= nodes)) || die_usage "--cpus ($cpus) must be >= --nodes ($nodes)"
@@ -97,7 +103,9 @@ fi
 [ -z "$ko" ] || [ -f "$ko" ] || die_usage "--ko: no such file: $ko"
 [ -z "$tests" ] || [ -d "$tests" ] || die_usage "--tests: no such directory: $tests"
 for b in ${bins[@]+"${bins[@]}"}; do
-	[ -f "$b" ] && [ -x "$b" ] || die_usage "--bin: not an executable file: $b"
+	if [ ! -f "$b" ] || [ ! -x "$b" ]; then
+		die_usage "--bin: not an executable file: $b"
+	fi
 done
 [ -z "$kernel" ] || [ -z "$kver" ] || die_usage "give --kernel or --kver, not both"
 
@@ -289,7 +297,6 @@ cmdline+=" i8042.noaux i8042.nokbd i8042.nopnp"
 
 console=$out/console.log
 guest=$out/guest.log
-rm -f "$console" "$guest" "$out"/{ktap.log,dmesg.log,topology.txt,insmod.log,vm.tap,qemu.log}
 
 if [ "$shell" = 1 ]; then
 	qemu+=(-nographic -serial mon:stdio -serial "file:$guest")
@@ -303,10 +310,13 @@ qemu+=(-display none -monitor none -serial "file:$console" -serial "file:$guest"
 : >"$console"
 : >"$guest"
 
-echo "run.sh: booting $kernel${boot_kernel:+ (as $(basename "$boot_kernel"))}: $nodes nodes, $cpus cpus, ${node_mem} MiB/node, tests: ${test_list:-none}"
+shown=$kernel
+[ "$boot_kernel" = "$kernel" ] || shown="$kernel (via $boot_kernel)"
+echo "run.sh: booting $shown: $nodes nodes, $cpus cpus, ${node_mem} MiB/node, tests: ${test_list:-none}"
 echo "run.sh: logs in $out"
 
 qpid="" spid=""
+# shellcheck disable=SC2317 # called from the trap
 cleanup() {
 	[ -z "$qpid" ] || kill "$qpid" 2>/dev/null || :
 	[ -z "$spid" ] || kill "$spid" 2>/dev/null || :
@@ -314,7 +324,8 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-start=$SECONDS
+ms() { echo $(($(date +%s%N) / 1000000)); }
+start=$(ms)
 # -k: qemu gets SIGTERM at the limit and SIGKILL 10 s later.
 timeout -k 10 "$run_timeout" "${qemu[@]}" -append "$cmdline" \
 	</dev/null >"$out/qemu.log" 2>&1 &
@@ -345,7 +356,7 @@ wait "$qpid" || qrc=$?
 qpid=""
 wait "$spid" 2>/dev/null || :
 spid=""
-elapsed=$((SECONDS - start))
+elapsed=$(($(ms) - start))
 
 if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
 	echo "run.sh: qemu killed after the --timeout of ${run_timeout}s"
@@ -353,7 +364,7 @@ elif [ "$qrc" != 0 ]; then
 	echo "run.sh: qemu exited with status $qrc"
 fi
 [ ! -s "$out/qemu.log" ] || sed 's/^/qemu: /' "$out/qemu.log"
-echo "run.sh: guest ran for ${elapsed}s"
+printf 'run.sh: qemu ran for %d.%01ds\n' $((elapsed / 1000)) $((elapsed % 1000 / 100))
 
 lane_rc=0
 "$here/check-log.sh" -n "$nodes" "$out" || lane_rc=$?
