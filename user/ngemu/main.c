@@ -11,6 +11,12 @@
 static const struct ng_command commands[] = {
 	{ "info", "show the emulated GPUs, their nodes, CPUs, memory and distances",
 	  ng_cmd_info },
+	{ "mem", "create a device buffer, touch it from chosen GPUs, show placement",
+	  ng_cmd_mem },
+	{ "config", "show or check the emulated system's configuration",
+	  ng_cmd_config },
+	{ "bench", "run a workload on the emulated GPUs, verified, with statistics",
+	  ng_cmd_bench },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

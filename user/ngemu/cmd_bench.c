@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: GPL-2.0
+/* ngemu bench: placeholder until its issue lands. */
+#include <stdio.h>
+
+#include "commands.h"
+
+int ng_cmd_bench(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	fprintf(stderr, "ngemu bench: not implemented yet\n");
+	return NG_EXIT_FAIL;
+}
