@@ -53,7 +53,7 @@ else
 fi
 
 step "tool tests"
-tools/ksft-run.sh -s tools tools/tests/*.sh > "$logs/tools.tap"
+tools/ksft-run.sh -s tools tools/tests/test-*.sh > "$logs/tools.tap"
 grep -E '^(not )?ok ' "$logs/tools.tap"
 
 step "kernel coding style (checkpatch)"

@@ -4,20 +4,7 @@
 # in the VM guest. Emits TAP; exit 1 if a check failed.
 # NUMAGPU_TOOLS=DIR tests the tools in DIR.
 set -eu
-tools=${NUMAGPU_TOOLS:-$(cd "$(dirname "$0")/.." && pwd)}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-ksft-run.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-
-n=0 failed=0
-pass() { n=$((n + 1)); echo "ok $n $1"; }
-fail() { n=$((n + 1)); echo "not ok $n $1"; failed=1; }
-diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
-is() { # DESC EXPECTED ACTUAL
-	if [ "$2" = "$3" ]; then pass "$1"; else
-		diag "expected: $2" "got:      $3"
-		fail "$1"
-	fi
-}
+. "$(dirname "$0")/lib.sh"
 has_line() { # DESC LINE: LINE must be a whole line of $out
 	if printf '%s\n' "$out" | grep -qxF -- "$2"; then pass "$1"; else
 		diag "no line: $2" "in output:" "$out"
