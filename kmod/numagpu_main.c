@@ -20,7 +20,7 @@ static char *nodes;
 module_param(nodes, charp, 0444);
 MODULE_PARM_DESC(nodes, "NUMA nodes that play GPUs, e.g. \"0,2-3\" (default: every node with memory)");
 
-static struct numagpu_system numagpu_sys;
+struct numagpu_system numagpu_sys;
 
 static long numagpu_ioctl_get_topology(void __user *arg)
 {
@@ -38,12 +38,31 @@ static long numagpu_ioctl_get_topology(void __user *arg)
 	return ret;
 }
 
+static long numagpu_ioctl_get_stats(void __user *arg)
+{
+	struct numagpu_dev_stats *st;
+	long ret = 0;
+
+	st = kmalloc(sizeof(*st), GFP_KERNEL);
+	if (!st)
+		return -ENOMEM;
+	numagpu_stats_fill(st);
+	if (copy_to_user(arg, st, sizeof(*st)))
+		ret = -EFAULT;
+	kfree(st);
+	return ret;
+}
+
 static long numagpu_ioctl(struct file *file, unsigned int cmd,
 			  unsigned long arg)
 {
 	switch (cmd) {
 	case NUMAGPU_IOC_GET_TOPOLOGY:
 		return numagpu_ioctl_get_topology((void __user *)arg);
+	case NUMAGPU_IOC_BUF_CREATE:
+		return numagpu_buffer_create(&numagpu_sys, (void __user *)arg);
+	case NUMAGPU_IOC_GET_STATS:
+		return numagpu_ioctl_get_stats((void __user *)arg);
 	default:
 		return -ENOTTY;
 	}
@@ -71,9 +90,12 @@ static int __init numagpu_init(void)
 	err = numagpu_system_init(&numagpu_sys, nodes);
 	if (err)
 		return err;
+	numagpu_debugfs_init();
 	err = misc_register(&numagpu_miscdev);
-	if (err)
+	if (err) {
+		numagpu_debugfs_exit();
 		return err;
+	}
 	pr_info("version %s, %u GPUs\n", NUMAGPU_VERSION_STRING,
 		numagpu_sys.ngpus);
 	return 0;
@@ -82,6 +104,7 @@ static int __init numagpu_init(void)
 static void __exit numagpu_exit(void)
 {
 	misc_deregister(&numagpu_miscdev);
+	numagpu_debugfs_exit();
 }
 
 module_init(numagpu_init);

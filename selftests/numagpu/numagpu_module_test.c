@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -93,6 +94,58 @@ TEST_F(module, nodes_parameter_restricts_gpus)
 	EXPECT_EQ(s->gpu[b].mem_total, self->topo.gpu[1].mem_total);
 	EXPECT_EQ(0, memcmp(s->gpu[b].cpumask, self->topo.gpu[1].cpumask,
 			    sizeof(s->gpu[b].cpumask)));
+}
+
+/*
+ * With a memory node left out of the GPUs, HOST_AUTO places pages there,
+ * GPU indexes follow the narrowed set, and unload works once the buffer
+ * is gone.
+ */
+TEST_F(module, host_node_outside_gpus)
+{
+	const struct numagpu_topology *s = &self->sys.hw;
+	long page = sysconf(_SC_PAGESIZE);
+	struct numagpu_buf_create c = {
+		.size = 8 * page, .mode = NUMAGPU_MODE_HOST,
+		.target = NUMAGPU_HOST_AUTO,
+	};
+	unsigned int host;
+	char param[64];
+	void *addr[8];
+	int status[8];
+	int dev, fd;
+	char *v;
+
+	if (s->ngpus < 2)
+		SKIP(return, "needs 2 memory nodes");
+	host = s->gpu[s->ngpus - 1].node;
+	snprintf(param, sizeof(param), "nodes=%u", s->gpu[0].node);
+	ASSERT_EQ(0, numagpu_unload());
+	ASSERT_EQ(0, numagpu_load(param));
+	dev = open(NUMAGPU_DEVICE_PATH, O_RDWR);
+	ASSERT_LE(0, dev);
+	fd = ioctl(dev, NUMAGPU_IOC_BUF_CREATE, &c);
+	ASSERT_LE(0, fd) TH_LOG("%s", strerror(errno));
+	close(dev);
+	/* one GPU: view 1 does not exist */
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, c.size, PROT_READ, MAP_SHARED, fd,
+				   NUMAGPU_VIEW_OFFSET(1)));
+	v = mmap(NULL, c.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 NUMAGPU_VIEW_OFFSET(0));
+	ASSERT_NE(MAP_FAILED, v);
+	for (int i = 0; i < 8; i++) {
+		v[i * page] = 1;
+		addr[i] = v + i * page;
+	}
+	ASSERT_EQ(0, numagpu_page_nodes(addr, status, 8));
+	/* the first memory node that is not a GPU */
+	EXPECT_EQ((int)s->gpu[1].node, status[0]) TH_LOG("last %u", host);
+	EXPECT_EQ(status[0], status[7]);
+	EXPECT_NE(0, numagpu_unload());
+	munmap(v, c.size);
+	close(fd);
+	EXPECT_EQ(0, numagpu_wait_pages_zero(1000));
+	EXPECT_EQ(0, numagpu_unload());
 }
 
 TEST_F(module, bad_nodes_parameter_refused)

@@ -7,6 +7,7 @@
 #define NUMAGPU_SELFTEST_H
 
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,5 +105,79 @@ static inline int read_text(const char *path, char *buf, size_t len)
 		buf[n - 1] = '\0';
 	return 0;
 }
+
+/* Module-wide counters; 0 or -errno. */
+static inline int numagpu_dev_stats(struct numagpu_dev_stats *st)
+{
+	int fd = open(NUMAGPU_DEVICE_PATH, O_RDWR | O_CLOEXEC);
+	int ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = ioctl(fd, NUMAGPU_IOC_GET_STATS, st) ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+/* Pages held by every buffer of the module, or -1. */
+static inline long long numagpu_pages_held(void)
+{
+	struct numagpu_dev_stats st;
+
+	if (numagpu_dev_stats(&st))
+		return -1;
+	return (long long)st.pages_held;
+}
+
+/*
+ * Wait until the module holds no pages: a page freed by another process's
+ * exit may take the kernel a moment (its mm is torn down asynchronously
+ * after a SIGKILL). Returns the last count.
+ */
+static inline long long numagpu_wait_pages_zero(int ms)
+{
+	long long n = numagpu_pages_held();
+
+	while (n != 0 && ms-- > 0) {
+		usleep(1000);
+		n = numagpu_pages_held();
+	}
+	return n;
+}
+
+/* The NUMA node of each page (move_pages(2) with NULL nodes). */
+static inline long numagpu_page_nodes(void *const *addrs, int *status,
+				      unsigned long n)
+{
+	return syscall(SYS_move_pages, 0, n, addrs, NULL, status, 0);
+}
+
+/* Pin the calling thread to the CPUs of GPU @g; 0 or -errno. */
+static inline int numagpu_pin_gpu(const struct numagpu_topology *t,
+				  unsigned int g)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	for (unsigned int c = 0; c < NUMAGPU_MAX_CPUS && c < CPU_SETSIZE; c++)
+		if (t->gpu[g].cpumask[c / 64] & (1ULL << (c % 64)))
+			CPU_SET(c, &set);
+	if (!CPU_COUNT(&set))
+		return -ENOENT;
+	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
+}
+
+/* Kernel taint flags, or -1. */
+static inline long numagpu_tainted(void)
+{
+	char buf[32];
+
+	if (read_text("/proc/sys/kernel/tainted", buf, sizeof(buf)))
+		return -1;
+	return strtol(buf, NULL, 10);
+}
+
+/* Taints a run may carry: out-of-tree (O, 4096) and unsigned (E, 8192). */
+#define NUMAGPU_TAINT_OK	(4096L | 8192L)
 
 #endif /* NUMAGPU_SELFTEST_H */

@@ -4,12 +4,44 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "ngemu/cpulist.h"
 #include "ngemu/format.h"
 #include "ngemu/json.h"
+#include "ngemu/kbuf.h"
 #include "ngemu/topology.h"
+
+/* Device memory in use by numagpu buffers (kmod backend only). */
+struct info_usage {
+	bool valid;
+	struct numagpu_dev_stats st;
+};
+
+static void info_usage_probe(const struct ng_topology *t, struct info_usage *u)
+{
+	int fd;
+
+	u->valid = false;
+	if (t->backend != NG_BACKEND_KMOD)
+		return;
+	fd = ng_kbuf_open_device(t->source);
+	if (fd < 0)
+		return;
+	/* a module older than uapi 0.2 has no counters: show none */
+	u->valid = ng_kbuf_dev_stats(fd, &u->st) == 0;
+	close(fd);
+}
+
+static uint64_t gpu_used(const struct info_usage *u, unsigned int node)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	if (node >= NUMAGPU_MAX_NODES || page <= 0)
+		return 0;
+	return u->st.node_pages[node] * (uint64_t)page;
+}
 
 static void info_usage(FILE *out)
 {
@@ -28,7 +60,8 @@ static void info_usage(FILE *out)
 		"  -h, --help          show this help and exit\n");
 }
 
-static void print_human(const struct ng_topology *t)
+static void print_human(const struct ng_topology *t,
+			const struct info_usage *u)
 {
 	const struct numagpu_topology *hw = &t->hw;
 	char cpus[256], total[32], freeb[32];
@@ -65,9 +98,23 @@ static void print_human(const struct ng_topology *t)
 			printf(" %6u", hw->distance[g][h]);
 		printf("\n");
 	}
+	if (!u->valid)
+		return;
+	printf("\ndevice memory in use: %llu buffer%s, %llu pages\n",
+	       (unsigned long long)u->st.buffers,
+	       u->st.buffers == 1 ? "" : "s",
+	       (unsigned long long)u->st.pages_held);
+	for (unsigned int g = 0; g < hw->ngpus; g++) {
+		char used[32];
+
+		printf("GPU%-4u %12s\n", g,
+		       ng_format_bytes(gpu_used(u, hw->gpu[g].node), used,
+				       sizeof(used)));
+	}
 }
 
-static void print_json(const struct ng_topology *t)
+static void print_json(const struct ng_topology *t,
+		       const struct info_usage *u)
 {
 	const struct numagpu_topology *hw = &t->hw;
 	struct ng_json j;
@@ -87,6 +134,10 @@ static void print_json(const struct ng_topology *t)
 	ng_json_uint(&j, hw->nr_cpu_ids);
 	ng_json_key(&j, "ngpus");
 	ng_json_uint(&j, hw->ngpus);
+	if (u->valid) {
+		ng_json_key(&j, "buffers");
+		ng_json_uint(&j, u->st.buffers);
+	}
 	ng_json_key(&j, "gpus");
 	ng_json_array_begin(&j);
 	for (unsigned int g = 0; g < hw->ngpus; g++) {
@@ -104,6 +155,11 @@ static void print_json(const struct ng_topology *t)
 		ng_json_uint(&j, gi->nr_cpus);
 		ng_json_key(&j, "mem_total");
 		ng_json_uint(&j, gi->mem_total);
+		if (u->valid) {
+			/* bytes held by numagpu buffers on this GPU */
+			ng_json_key(&j, "mem_used");
+			ng_json_uint(&j, gpu_used(u, gi->node));
+		}
 		ng_json_key(&j, "mem_free");
 		ng_json_uint(&j, gi->mem_free);
 		ng_json_object_end(&j);
@@ -139,6 +195,7 @@ int ng_cmd_info(int argc, char **argv)
 	};
 	struct ng_topology_opts opts = { .backend = NG_BACKEND_AUTO };
 	struct ng_topology topo;
+	struct info_usage usage;
 	bool json = false;
 	char err[512];
 	int c;
@@ -183,9 +240,10 @@ int ng_cmd_info(int argc, char **argv)
 		fprintf(stderr, "ngemu info: %s\n", err);
 		return NG_EXIT_FAIL;
 	}
+	info_usage_probe(&topo, &usage);
 	if (json)
-		print_json(&topo);
+		print_json(&topo, &usage);
 	else
-		print_human(&topo);
+		print_human(&topo, &usage);
 	return fflush(stdout) ? NG_EXIT_FAIL : NG_EXIT_OK;
 }

@@ -1,13 +1,515 @@
 // SPDX-License-Identifier: GPL-2.0
-/* ngemu mem: placeholder until its issue lands. */
+/*
+ * ngemu mem: create a numagpu.ko buffer with a placement mode, touch it
+ * from chosen GPUs (threads pinned to the CPUs of each GPU's node, each
+ * through its GPU's own view) and show where every page went: the module's
+ * location table, checked against the kernel's page tables (move_pages(2)),
+ * and the buffer's counters.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "commands.h"
+#include "ngemu/cpulist.h"
+#include "ngemu/format.h"
+#include "ngemu/json.h"
+#include "ngemu/kbuf.h"
+#include "ngemu/topology.h"
+
+#define MEM_MAX_PAGES	NUMAGPU_QUERY_MAX
+
+static void mem_usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: ngemu mem [OPTIONS]\n"
+		"\n"
+		"Create a device buffer in numagpu.ko, touch it from chosen GPUs and show\n"
+		"where each page was placed. Page p is written by the p-th chosen GPU\n"
+		"(round robin), from a thread pinned to that GPU's node, through the\n"
+		"GPU's own view. Needs the module (" NUMAGPU_DEVICE_PATH ").\n"
+		"\n"
+		"Options:\n"
+		"  -m, --mode MODE     first-touch (default), fgp, cgp, cgp-chunk, host\n"
+		"  -p, --pages N       buffer size in pages (default 4 page groups;\n"
+		"                      a page group is one page per GPU); at most %d\n"
+		"  -t, --target N      cgp: the GPU (default 0); host: the NUMA node\n"
+		"                      (default: the first memory node without a GPU)\n"
+		"  -c, --chunk SIZE    cgp-chunk: bytes per chunk, K/M/G suffixes, a\n"
+		"                      multiple of the page group (default one group)\n"
+		"  -g, --gpus LIST     GPUs that touch, e.g. 0,2-3 (default: all)\n"
+		"  -n, --no-touch      create and show only, touch nothing\n"
+		"  -f, --fallback      when a node is full, use the nearest other node\n"
+		"                      (without it, such a page kills ngemu with SIGBUS)\n"
+		"      --device PATH   the module's device (default " NUMAGPU_DEVICE_PATH ")\n"
+		"  -j, --json          machine-readable output\n"
+		"  -h, --help          show this help and exit\n",
+		MEM_MAX_PAGES);
+}
+
+struct mem_opts {
+	int mode;
+	uint64_t pages;
+	uint32_t target;
+	bool target_set;
+	uint64_t chunk;
+	__u64 gpus[NUMAGPU_CPUMASK_WORDS];
+	bool gpus_set;
+	bool touch;
+	bool fallback;
+	bool json;
+	const char *device;
+};
+
+/* A number with an optional K/M/G (binary) suffix. */
+static int parse_u64(const char *s, bool suffix, uint64_t *out)
+{
+	unsigned int shift = 0;
+	char *end;
+	uint64_t v;
+
+	if (!*s || *s == '-' || *s == '+' || *s == ' ')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s)
+		return -EINVAL;
+	if (suffix && *end) {
+		switch (*end) {
+		case 'k': case 'K': shift = 10; break;
+		case 'm': case 'M': shift = 20; break;
+		case 'g': case 'G': shift = 30; break;
+		default: return -EINVAL;
+		}
+		end++;
+	}
+	if (*end || (shift && v > (UINT64_MAX >> shift)))
+		return -EINVAL;
+	*out = v << shift;
+	return 0;
+}
+
+struct toucher {
+	const struct numagpu_topology *topo;
+	unsigned int gpu;	/* GPU index */
+	unsigned int slot;	/* its place among the chosen GPUs */
+	unsigned int nchosen;
+	char *view;
+	size_t npages;
+	long page;
+	int err;
+};
+
+static void *touch_thread(void *arg)
+{
+	struct toucher *t = arg;
+	const __u64 *mask = t->topo->gpu[t->gpu].cpumask;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	for (unsigned int c = 0; c < NUMAGPU_MAX_CPUS && c < CPU_SETSIZE; c++)
+		if (mask[c / 64] & (1ULL << (c % 64)))
+			CPU_SET(c, &set);
+	if (CPU_COUNT(&set) && sched_setaffinity(0, sizeof(set), &set)) {
+		t->err = -errno;
+		return NULL;
+	}
+	for (size_t p = t->slot; p < t->npages; p += t->nchosen)
+		t->view[p * t->page] = 1;
+	return NULL;
+}
+
+/* GPU index of a node, -1 for a node that is not a GPU. */
+static int node_gpu(const struct numagpu_topology *t, unsigned int node)
+{
+	for (unsigned int g = 0; g < t->ngpus; g++)
+		if (t->gpu[g].node == node)
+			return (int)g;
+	return -1;
+}
+
+struct mem_result {
+	struct numagpu_loc *loc;
+	int *kernel_node;	/* move_pages(2) answer, -errno if none */
+	int *toucher;		/* GPU that wrote the page, -1 if none */
+	size_t agree;		/* pages where loc and the kernel agree */
+	struct numagpu_buf_stats st;
+};
+
+static void print_human(const struct mem_opts *o, const struct ng_kbuf *b,
+			const struct numagpu_topology *t,
+			const struct mem_result *r)
+{
+	unsigned int n = b->ngpus;
+	char size[32];
+
+	printf("buffer: %zu pages (%s), mode %s, %u GPUs, page group %u pages\n",
+	       b->npages, ng_format_bytes(b->size, size, sizeof(size)),
+	       ng_kbuf_mode_name((uint32_t)o->mode), n, n);
+	printf("node of each page, by page group (GPU in brackets; '-' not "
+	       "populated, '*' fallback)\n\n");
+	printf("%5s %-13s %s\n", "group", "pages", "nodes");
+	for (size_t g0 = 0; g0 < b->npages; g0 += n) {
+		char range[48];
+
+		snprintf(range, sizeof(range), "%zu-%zu", g0,
+			 g0 + n - 1 < b->npages ? g0 + n - 1 : b->npages - 1);
+		printf("%5zu %-13s", g0 / n, range);
+		for (size_t p = g0; p < g0 + n && p < b->npages; p++) {
+			const struct numagpu_loc *l = &r->loc[p];
+			char cell[32];
+
+			if (!(l->flags & NUMAGPU_LOC_POPULATED))
+				snprintf(cell, sizeof(cell), "-");
+			else
+				snprintf(cell, sizeof(cell), "%u[%d]%s",
+					 l->node, node_gpu(t, l->node),
+					 l->flags & NUMAGPU_LOC_FALLBACK ?
+					 "*" : "");
+			printf(" %-8s", cell);
+		}
+		printf("\n");
+	}
+	printf("\nkernel page tables (move_pages) agree on %zu of %" PRIu64
+	       " populated pages\n", r->agree, (uint64_t)r->st.populated);
+	printf("faults %llu, populated %llu, first touch local %llu remote %llu, "
+	       "fallbacks %llu, sigbus %llu\n",
+	       (unsigned long long)r->st.faults,
+	       (unsigned long long)r->st.populated,
+	       (unsigned long long)r->st.first_touch_local,
+	       (unsigned long long)r->st.first_touch_remote,
+	       (unsigned long long)r->st.fallbacks,
+	       (unsigned long long)r->st.sigbus);
+	printf("faults per view:");
+	for (unsigned int g = 0; g < n; g++)
+		printf(" GPU%u %llu", g, (unsigned long long)r->st.view_faults[g]);
+	printf("\npages per node:");
+	for (unsigned int i = 0; i < NUMAGPU_MAX_NODES; i++)
+		if (r->st.node_pages[i])
+			printf(" node%u %llu", i,
+			       (unsigned long long)r->st.node_pages[i]);
+	printf("\n");
+}
+
+static void print_json(const struct mem_opts *o, const struct ng_kbuf *b,
+		       const struct numagpu_topology *t,
+		       const struct mem_result *r)
+{
+	struct ng_json j;
+
+	ng_json_init(&j, stdout, true);
+	ng_json_object_begin(&j);
+	ng_json_key(&j, "mode");
+	ng_json_string(&j, ng_kbuf_mode_name((uint32_t)o->mode));
+	ng_json_key(&j, "npages");
+	ng_json_uint(&j, b->npages);
+	ng_json_key(&j, "page_size");
+	ng_json_uint(&j, b->npages ? b->size / b->npages : 0);
+	ng_json_key(&j, "ngpus");
+	ng_json_uint(&j, b->ngpus);
+	ng_json_key(&j, "kernel_agree");
+	ng_json_uint(&j, r->agree);
+	ng_json_key(&j, "pages");
+	ng_json_array_begin(&j);
+	for (size_t p = 0; p < b->npages; p++) {
+		const struct numagpu_loc *l = &r->loc[p];
+		bool pretty = j.pretty;
+
+		ng_json_object_begin(&j);
+		j.pretty = false;
+		ng_json_key(&j, "page");
+		ng_json_uint(&j, p);
+		ng_json_key(&j, "group");
+		ng_json_uint(&j, p / b->ngpus);
+		ng_json_key(&j, "populated");
+		ng_json_bool(&j, l->flags & NUMAGPU_LOC_POPULATED);
+		ng_json_key(&j, "node");
+		if (l->flags & NUMAGPU_LOC_POPULATED)
+			ng_json_int(&j, l->node);
+		else
+			ng_json_int(&j, -1);
+		ng_json_key(&j, "gpu");
+		ng_json_int(&j, l->flags & NUMAGPU_LOC_POPULATED ?
+			    node_gpu(t, l->node) : -1);
+		ng_json_key(&j, "kernel_node");
+		ng_json_int(&j, r->kernel_node[p]);
+		ng_json_key(&j, "fallback");
+		ng_json_bool(&j, l->flags & NUMAGPU_LOC_FALLBACK);
+		ng_json_key(&j, "touched_by");
+		ng_json_int(&j, r->toucher[p]);
+		ng_json_object_end(&j);
+		j.pretty = pretty;
+	}
+	ng_json_array_end(&j);
+	ng_json_key(&j, "counters");
+	ng_json_object_begin(&j);
+	ng_json_key(&j, "faults");
+	ng_json_uint(&j, r->st.faults);
+	ng_json_key(&j, "populated");
+	ng_json_uint(&j, r->st.populated);
+	ng_json_key(&j, "first_touch_local");
+	ng_json_uint(&j, r->st.first_touch_local);
+	ng_json_key(&j, "first_touch_remote");
+	ng_json_uint(&j, r->st.first_touch_remote);
+	ng_json_key(&j, "fallbacks");
+	ng_json_uint(&j, r->st.fallbacks);
+	ng_json_key(&j, "sigbus");
+	ng_json_uint(&j, r->st.sigbus);
+	ng_json_key(&j, "view_faults");
+	ng_json_array_begin(&j);
+	for (unsigned int g = 0; g < b->ngpus; g++)
+		ng_json_uint(&j, r->st.view_faults[g]);
+	ng_json_array_end(&j);
+	ng_json_key(&j, "node_pages");
+	ng_json_object_begin(&j);
+	for (unsigned int i = 0; i < NUMAGPU_MAX_NODES; i++) {
+		char key[16];
+
+		if (!r->st.node_pages[i])
+			continue;
+		snprintf(key, sizeof(key), "%u", i);
+		ng_json_key(&j, key);
+		ng_json_uint(&j, r->st.node_pages[i]);
+	}
+	ng_json_object_end(&j);
+	ng_json_object_end(&j);
+	ng_json_object_end(&j);
+	ng_json_finish(&j);
+}
+
+/* Create, touch, read back, print. */
+static int mem_run(struct mem_opts *o)
+{
+	struct numagpu_buf_create c = { .mode = (uint32_t)o->mode };
+	struct toucher th[NUMAGPU_MAX_GPUS];
+	pthread_t tid[NUMAGPU_MAX_GPUS];
+	struct mem_result r = { 0 };
+	struct ng_topology topo;
+	const struct numagpu_topology *t = &topo.hw;
+	unsigned int chosen[NUMAGPU_MAX_GPUS], nchosen = 0;
+	long page = sysconf(_SC_PAGESIZE);
+	struct ng_kbuf b;
+	void **addrs = NULL;
+	char err[512];
+	int dev, ret = NG_EXIT_FAIL, e;
+
+	if (ng_topology_from_kmod(&topo, o->device, err, sizeof(err))) {
+		fprintf(stderr, "ngemu mem: %s\n", err);
+		return NG_EXIT_FAIL;
+	}
+	for (unsigned int g = 0; g < NUMAGPU_MAX_GPUS; g++) {
+		bool want = o->gpus_set ? (o->gpus[0] >> g) & 1 : g < t->ngpus;
+
+		if (!want)
+			continue;
+		if (g >= t->ngpus)
+			return ng_usage_error("mem", "--gpus: no GPU %u (%u GPUs)",
+					      g, t->ngpus);
+		chosen[nchosen++] = g;
+	}
+	if (!o->pages)
+		o->pages = 4ULL * t->ngpus;
+	c.size = o->pages * (uint64_t)page;
+	c.flags = o->fallback ? NUMAGPU_BUF_FALLBACK : 0;
+	if (o->mode == NUMAGPU_MODE_CGP)
+		c.target = o->target;
+	else if (o->mode == NUMAGPU_MODE_HOST)
+		c.target = o->target_set ? o->target : NUMAGPU_HOST_AUTO;
+	if (o->mode == NUMAGPU_MODE_CGP_CHUNK)
+		c.chunk = o->chunk ? o->chunk : (uint64_t)t->ngpus * page;
+
+	dev = ng_kbuf_open_device(o->device);
+	if (dev < 0) {
+		fprintf(stderr, "ngemu mem: %s: %s\n",
+			o->device ? o->device : NUMAGPU_DEVICE_PATH,
+			strerror(-dev));
+		return NG_EXIT_FAIL;
+	}
+	e = ng_kbuf_create(&b, dev, &c);
+	close(dev);
+	if (e) {
+		fprintf(stderr, "ngemu mem: cannot create the buffer: %s\n",
+			strerror(-e));
+		return NG_EXIT_FAIL;
+	}
+
+	r.loc = calloc(b.npages, sizeof(*r.loc));
+	r.kernel_node = calloc(b.npages, sizeof(*r.kernel_node));
+	r.toucher = calloc(b.npages, sizeof(*r.toucher));
+	addrs = calloc(b.npages, sizeof(*addrs));
+	if (!r.loc || !r.kernel_node || !r.toucher || !addrs) {
+		fprintf(stderr, "ngemu mem: out of memory\n");
+		goto out;
+	}
+	for (size_t p = 0; p < b.npages; p++)
+		r.toucher[p] = o->touch && nchosen ? (int)chosen[p % nchosen] : -1;
+
+	for (unsigned int i = 0; o->touch && i < nchosen; i++) {
+		void *v;
+
+		e = ng_kbuf_map_view(&b, chosen[i], &v);
+		if (e) {
+			fprintf(stderr, "ngemu mem: mapping GPU %u's view: %s\n",
+				chosen[i], strerror(-e));
+			goto out;
+		}
+		th[i] = (struct toucher){ t, chosen[i], i, nchosen, v,
+					  b.npages, page, 0 };
+	}
+	for (unsigned int i = 0; o->touch && i < nchosen; i++) {
+		e = pthread_create(&tid[i], NULL, touch_thread, &th[i]);
+		if (e) {
+			fprintf(stderr, "ngemu mem: thread: %s\n", strerror(e));
+			for (unsigned int k = 0; k < i; k++)
+				pthread_join(tid[k], NULL);
+			goto out;
+		}
+	}
+	for (unsigned int i = 0; o->touch && i < nchosen; i++) {
+		pthread_join(tid[i], NULL);
+		if (th[i].err)
+			fprintf(stderr, "ngemu mem: warning: GPU %u's thread not pinned: %s\n",
+				chosen[i], strerror(-th[i].err));
+	}
+
+	e = ng_kbuf_loctab_read(&b, 0, b.npages, r.loc);
+	if (!e)
+		e = ng_kbuf_stats(&b, &r.st);
+	if (e) {
+		fprintf(stderr, "ngemu mem: reading the placement: %s\n",
+			strerror(-e));
+		goto out;
+	}
+	/* the kernel's own answer, through the view that touched the page */
+	for (size_t p = 0; p < b.npages; p++) {
+		int g = r.toucher[p];
+
+		addrs[p] = g >= 0 ? (char *)b.view[g] + p * page : NULL;
+		r.kernel_node[p] = -ENOENT;
+	}
+	if (o->touch && nchosen &&
+	    syscall(SYS_move_pages, 0, b.npages, addrs, NULL, r.kernel_node, 0))
+		for (size_t p = 0; p < b.npages; p++)
+			r.kernel_node[p] = -errno;
+	for (size_t p = 0; p < b.npages; p++)
+		if ((r.loc[p].flags & NUMAGPU_LOC_POPULATED) &&
+		    r.kernel_node[p] == r.loc[p].node)
+			r.agree++;
+	if (o->json)
+		print_json(o, &b, t, &r);
+	else
+		print_human(o, &b, t, &r);
+	ret = fflush(stdout) ? NG_EXIT_FAIL : NG_EXIT_OK;
+out:
+	free(addrs);
+	free(r.loc);
+	free(r.kernel_node);
+	free(r.toucher);
+	ng_kbuf_destroy(&b);
+	return ret;
+}
 
 int ng_cmd_mem(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "ngemu mem: not implemented yet\n");
-	return NG_EXIT_FAIL;
+	static const struct option longopts[] = {
+		{ "mode", required_argument, NULL, 'm' },
+		{ "pages", required_argument, NULL, 'p' },
+		{ "target", required_argument, NULL, 't' },
+		{ "chunk", required_argument, NULL, 'c' },
+		{ "gpus", required_argument, NULL, 'g' },
+		{ "no-touch", no_argument, NULL, 'n' },
+		{ "fallback", no_argument, NULL, 'f' },
+		{ "device", required_argument, NULL, 'd' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct mem_opts o = { .mode = NUMAGPU_MODE_FIRST_TOUCH, .touch = true };
+	uint64_t v;
+	int c;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":m:p:t:c:g:nfjh", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			o.mode = ng_kbuf_mode_parse(optarg);
+			if (o.mode < 0)
+				return ng_usage_error("mem",
+					"--mode: '%s' is not first-touch, fgp, cgp, cgp-chunk or host",
+					optarg);
+			break;
+		case 'p':
+			if (parse_u64(optarg, false, &o.pages) || !o.pages ||
+			    o.pages > MEM_MAX_PAGES)
+				return ng_usage_error("mem",
+					"--pages: '%s' is not a number from 1 to %d",
+					optarg, MEM_MAX_PAGES);
+			break;
+		case 't':
+			if (parse_u64(optarg, false, &v) || v >= 0xffffffffULL)
+				return ng_usage_error("mem",
+					"--target: '%s' is not a GPU or node number",
+					optarg);
+			o.target = (uint32_t)v;
+			o.target_set = true;
+			break;
+		case 'c':
+			if (parse_u64(optarg, true, &o.chunk) || !o.chunk)
+				return ng_usage_error("mem",
+					"--chunk: '%s' is not a size", optarg);
+			break;
+		case 'g':
+			if (ng_cpulist_parse(optarg, o.gpus) ||
+			    !ng_cpumask_weight(o.gpus))
+				return ng_usage_error("mem",
+					"--gpus: '%s' is not a GPU list", optarg);
+			o.gpus_set = true;
+			break;
+		case 'n':
+			o.touch = false;
+			break;
+		case 'f':
+			o.fallback = true;
+			break;
+		case 'd':
+			o.device = optarg;
+			break;
+		case 'j':
+			o.json = true;
+			break;
+		case 'h':
+			mem_usage(stdout);
+			return NG_EXIT_OK;
+		case ':':
+			return ng_usage_error("mem", "option '%s' needs a value",
+					      argv[optind - 1]);
+		default:
+			return ng_usage_error("mem", "unknown option '%s'",
+					      argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return ng_usage_error("mem", "unexpected argument '%s'",
+				      argv[optind]);
+	if (o.target_set && o.mode != NUMAGPU_MODE_CGP &&
+	    o.mode != NUMAGPU_MODE_HOST)
+		return ng_usage_error("mem", "--target is for cgp and host");
+	if (o.chunk && o.mode != NUMAGPU_MODE_CGP_CHUNK)
+		return ng_usage_error("mem", "--chunk is for cgp-chunk");
+	for (unsigned int w = 0; w < NUMAGPU_CPUMASK_WORDS; w++)
+		if (o.gpus[w] & (w ? ~0ULL : ~0ULL << NUMAGPU_MAX_GPUS))
+			return ng_usage_error("mem", "--gpus: GPUs are 0 to %d",
+					      NUMAGPU_MAX_GPUS - 1);
+	return mem_run(&o);
 }

@@ -16,7 +16,7 @@
 #include <linux/types.h>
 
 #define NUMAGPU_VERSION_MAJOR	0
-#define NUMAGPU_VERSION_MINOR	1
+#define NUMAGPU_VERSION_MINOR	2
 #define NUMAGPU_VERSION_PATCH	0
 
 #define NUMAGPU_STR_(x)		#x
@@ -84,5 +84,230 @@ struct numagpu_topology {
 /* Fill a struct numagpu_topology. Errors: EFAULT (bad pointer). */
 #define NUMAGPU_IOC_GET_TOPOLOGY					\
 	_IOR(NUMAGPU_IOC_MAGIC, 0x00, struct numagpu_topology)
+
+/*
+ * Device memory: buffers, views and the location table.
+ *
+ * NUMAGPU_IOC_BUF_CREATE on /dev/numagpu returns a new file descriptor (the
+ * ioctl's return value, close-on-exec) for one buffer; the buffer lives as
+ * long as that file, i.e. until the fd is closed and every mapping of it is
+ * gone. Pages are allocated on first access, zero-filled, on the node the
+ * page's placement mode chooses, and charged to the faulting task's memory
+ * cgroup.
+ *
+ * mmap offsets of a buffer file:
+ *   NUMAGPU_VIEW_OFFSET(gpu) + byte offset   GPU @gpu's view of the buffer
+ *                                            (MAP_SHARED only; a mapping
+ *                                            lies inside one view)
+ *   NUMAGPU_LOCTAB_OFFSET                    the location table, read-only,
+ *                                            NUMAGPU_LOCTAB_SIZE(npages)
+ *                                            bytes
+ * Every view of a page maps the same physical page.
+ */
+#define NUMAGPU_VIEW_SHIFT	40	/* a view spans 1 TiB */
+#define NUMAGPU_VIEW_OFFSET(gpu)	((__u64)(gpu) << NUMAGPU_VIEW_SHIFT)
+#define NUMAGPU_LOCTAB_OFFSET	NUMAGPU_VIEW_OFFSET(NUMAGPU_MAX_GPUS)
+
+/* Nodes representable in per-node counters (node ids from 64 on are not). */
+#define NUMAGPU_MAX_NODES	64
+
+/* Placement modes (of a buffer at creation, of a page range later). */
+#define NUMAGPU_MODE_FIRST_TOUCH 0	/* node of the GPU whose view faults */
+#define NUMAGPU_MODE_FGP	1	/* page i of each group on GPU i */
+#define NUMAGPU_MODE_CGP	2	/* every page on GPU @target */
+#define NUMAGPU_MODE_CGP_CHUNK	3	/* GPU (offset / @chunk) % ngpus */
+/* NUMA node @target, or the first memory node without a GPU when @target
+ * is NUMAGPU_HOST_AUTO
+ */
+#define NUMAGPU_MODE_HOST	4
+#define NUMAGPU_MODE_COUNT	5
+
+#define NUMAGPU_HOST_AUTO	0xffffffffu
+
+/*
+ * Buffer flags. NUMAGPU_BUF_FALLBACK: when the chosen node is full, take
+ * the nearest node by distance (counted, NUMAGPU_LOC_FALLBACK); without it
+ * the faulting task gets SIGBUS.
+ */
+#define NUMAGPU_BUF_FALLBACK	(1u << 0)
+#define NUMAGPU_BUF_FLAGS_ALL	NUMAGPU_BUF_FALLBACK
+
+/**
+ * struct numagpu_buf_create - argument of NUMAGPU_IOC_BUF_CREATE
+ * @size:     bytes, a non-zero multiple of the page size, at most the
+ *            module parameter max_buffer_pages pages (else E2BIG)
+ * @mode:     NUMAGPU_MODE_* of every page
+ * @flags:    NUMAGPU_BUF_*
+ * @target:   CGP: GPU index; HOST: NUMA node id or NUMAGPU_HOST_AUTO;
+ *            other modes: 0
+ * @reserved: zero
+ * @chunk:    CGP_CHUNK: bytes, a non-zero multiple of the page group size
+ *            (ngpus pages); other modes: 0
+ * @reserved2: zero
+ */
+struct numagpu_buf_create {
+	__u64 size;
+	__u32 mode;
+	__u32 flags;
+	__u32 target;
+	__u32 reserved;
+	__u64 chunk;
+	__u64 reserved2[2];
+};
+
+/**
+ * struct numagpu_buf_mode - argument of NUMAGPU_BUF_IOC_SET_MODE
+ * @first_page: first page of the range; a multiple of ngpus (a page group
+ *              is ngpus consecutive pages, starting at page 0)
+ * @npages:     pages; a multiple of ngpus unless the range ends at the end
+ *              of the buffer
+ * @mode, @target, @chunk: as in struct numagpu_buf_create; CGP_CHUNK's
+ *              offsets are counted from the start of the buffer
+ * @reserved:   zero
+ *
+ * Fails with EBUSY, changing nothing, when any page of the range is
+ * populated.
+ */
+struct numagpu_buf_mode {
+	__u64 first_page;
+	__u64 npages;
+	__u32 mode;
+	__u32 target;
+	__u64 chunk;
+	__u64 reserved[2];
+};
+
+/* One location table / query entry: where a page is. */
+struct numagpu_loc {
+	__u16 node;	/* NUMA node of the page, NUMAGPU_LOC_NO_NODE if none */
+	__u16 flags;	/* NUMAGPU_LOC_* and the page's mode */
+};
+
+#define NUMAGPU_LOC_NO_NODE	0xffff
+#define NUMAGPU_LOC_POPULATED	(1u << 0)	/* the page exists */
+#define NUMAGPU_LOC_FALLBACK	(1u << 1)	/* not on its mode's node */
+#define NUMAGPU_LOC_REPLICATED	(1u << 2)	/* reserved for replication */
+#define NUMAGPU_LOC_PINNED	(1u << 3)	/* reserved for pinning */
+#define NUMAGPU_LOC_MODE_SHIFT	8
+#define NUMAGPU_LOC_MODE(flags)	(((flags) >> NUMAGPU_LOC_MODE_SHIFT) & 0xf)
+
+/**
+ * struct numagpu_loctab_header - start of the location table mapping
+ * @seq:       even when stable; odd while the kernel updates entries. Read
+ *             @seq, the entries, then @seq again; retry if it was odd or
+ *             changed.
+ * @npages:    entries in the table
+ * @ngpus:     GPUs of the module (the page group size)
+ * @entry_size: sizeof(struct numagpu_loc)
+ * @entries_offset: bytes from the start of the mapping to entry 0
+ * @reserved:  zero
+ */
+struct numagpu_loctab_header {
+	__u32 seq;
+	__u32 npages;
+	__u32 ngpus;
+	__u32 entry_size;
+	__u32 entries_offset;
+	__u32 reserved[11];
+};
+
+/* Bytes of the location table of a buffer of @npages pages (unrounded). */
+#define NUMAGPU_LOCTAB_SIZE(npages)					\
+	(sizeof(struct numagpu_loctab_header) +				\
+	 (__u64)(npages) * sizeof(struct numagpu_loc))
+
+/* Most pages one NUMAGPU_BUF_IOC_QUERY may ask for (else E2BIG). */
+#define NUMAGPU_QUERY_MAX	65536
+
+/**
+ * struct numagpu_buf_query - argument of NUMAGPU_BUF_IOC_QUERY
+ * @first_page: first page
+ * @npages:     pages, 1..NUMAGPU_QUERY_MAX, inside the buffer
+ * @flags:      zero
+ * @entries:    user pointer to @npages struct numagpu_loc
+ */
+struct numagpu_buf_query {
+	__u64 first_page;
+	__u32 npages;
+	__u32 flags;
+	__u64 entries;
+};
+
+/**
+ * struct numagpu_buf_stats - answer of NUMAGPU_BUF_IOC_STATS
+ * @npages:          size of the buffer in pages
+ * @populated:       pages allocated
+ * @faults:          page faults handled (every view)
+ * @first_touch_local:  pages allocated on the node of the faulting CPU
+ * @first_touch_remote: pages allocated on another node
+ * @fallbacks:       pages placed on another node than the mode's because
+ *                   that one was full
+ * @sigbus:          faults refused because no node could take the page
+ * @races:           allocations lost to a concurrent fault and freed
+ * @mode_changes:    successful NUMAGPU_BUF_IOC_SET_MODE calls
+ * @reserved:        zero
+ * @view_faults:     faults per view (GPU index)
+ * @node_faults:     faults per node of the faulting CPU
+ * @node_pages:      pages held per node
+ */
+struct numagpu_buf_stats {
+	__u64 npages;
+	__u64 populated;
+	__u64 faults;
+	__u64 first_touch_local;
+	__u64 first_touch_remote;
+	__u64 fallbacks;
+	__u64 sigbus;
+	__u64 races;
+	__u64 mode_changes;
+	__u64 reserved[7];
+	__u64 view_faults[NUMAGPU_MAX_GPUS];
+	__u64 node_faults[NUMAGPU_MAX_NODES];
+	__u64 node_pages[NUMAGPU_MAX_NODES];
+};
+
+/**
+ * struct numagpu_dev_stats - answer of NUMAGPU_IOC_GET_STATS (module-wide)
+ * @buffers:         buffers alive
+ * @buffers_created: buffers created since load
+ * @pages_held:      pages held by all buffers; 0 when none exists
+ * @pages_allocated: pages allocated since load (including freed losers)
+ * @pages_freed:     pages freed since load
+ * @faults, @first_touch_local, @first_touch_remote, @fallbacks, @sigbus:
+ *                   sums over all buffers since load
+ * @reserved:        zero
+ * @node_pages:      pages held per node
+ */
+struct numagpu_dev_stats {
+	__u64 buffers;
+	__u64 buffers_created;
+	__u64 pages_held;
+	__u64 pages_allocated;
+	__u64 pages_freed;
+	__u64 faults;
+	__u64 first_touch_local;
+	__u64 first_touch_remote;
+	__u64 fallbacks;
+	__u64 sigbus;
+	__u64 reserved[6];
+	__u64 node_pages[NUMAGPU_MAX_NODES];
+};
+
+/* On /dev/numagpu: create a buffer; returns its fd. */
+#define NUMAGPU_IOC_BUF_CREATE						\
+	_IOW(NUMAGPU_IOC_MAGIC, 0x01, struct numagpu_buf_create)
+/* On /dev/numagpu: module-wide counters. */
+#define NUMAGPU_IOC_GET_STATS						\
+	_IOR(NUMAGPU_IOC_MAGIC, 0x02, struct numagpu_dev_stats)
+
+/* On a buffer fd: change the mode of a range of empty page groups. */
+#define NUMAGPU_BUF_IOC_SET_MODE					\
+	_IOW(NUMAGPU_IOC_MAGIC, 0x10, struct numagpu_buf_mode)
+/* On a buffer fd: node and flags of each page of a range. */
+#define NUMAGPU_BUF_IOC_QUERY						\
+	_IOW(NUMAGPU_IOC_MAGIC, 0x11, struct numagpu_buf_query)
+/* On a buffer fd: the buffer's counters. */
+#define NUMAGPU_BUF_IOC_STATS						\
+	_IOR(NUMAGPU_IOC_MAGIC, 0x12, struct numagpu_buf_stats)
 
 #endif /* _UAPI_LINUX_NUMAGPU_H */

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Module-wide counters: by ioctl (NUMAGPU_IOC_GET_STATS) and in debugfs,
+ * /sys/kernel/debug/numagpu/{stats,pages_held}.
+ */
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/seq_file.h>
+
+#include "numagpu.h"
+
+struct numagpu_dev_counters numagpu_dev;
+
+static struct dentry *numagpu_debugfs_dir;
+
+void numagpu_stats_fill(struct numagpu_dev_stats *st)
+{
+	int i;
+
+	memset(st, 0, sizeof(*st));
+	st->buffers = atomic64_read(&numagpu_dev.buffers);
+	st->buffers_created = atomic64_read(&numagpu_dev.buffers_created);
+	st->pages_held = atomic64_read(&numagpu_dev.pages_held);
+	st->pages_allocated = atomic64_read(&numagpu_dev.pages_allocated);
+	st->pages_freed = atomic64_read(&numagpu_dev.pages_freed);
+	st->faults = atomic64_read(&numagpu_dev.faults);
+	st->first_touch_local = atomic64_read(&numagpu_dev.first_touch_local);
+	st->first_touch_remote = atomic64_read(&numagpu_dev.first_touch_remote);
+	st->fallbacks = atomic64_read(&numagpu_dev.fallbacks);
+	st->sigbus = atomic64_read(&numagpu_dev.sigbus);
+	for (i = 0; i < NUMAGPU_MAX_NODES; i++)
+		st->node_pages[i] = atomic64_read(&numagpu_dev.node_pages[i]);
+}
+
+static int numagpu_stats_show(struct seq_file *m, void *v)
+{
+	struct numagpu_dev_stats st;
+	int i;
+
+	numagpu_stats_fill(&st);
+	seq_printf(m, "buffers %llu\n", st.buffers);
+	seq_printf(m, "buffers_created %llu\n", st.buffers_created);
+	seq_printf(m, "pages_held %llu\n", st.pages_held);
+	seq_printf(m, "pages_allocated %llu\n", st.pages_allocated);
+	seq_printf(m, "pages_freed %llu\n", st.pages_freed);
+	seq_printf(m, "faults %llu\n", st.faults);
+	seq_printf(m, "first_touch_local %llu\n", st.first_touch_local);
+	seq_printf(m, "first_touch_remote %llu\n", st.first_touch_remote);
+	seq_printf(m, "fallbacks %llu\n", st.fallbacks);
+	seq_printf(m, "sigbus %llu\n", st.sigbus);
+	for (i = 0; i < NUMAGPU_MAX_NODES; i++)
+		if (st.node_pages[i])
+			seq_printf(m, "node%d_pages %llu\n", i,
+				   st.node_pages[i]);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(numagpu_stats);
+
+static int numagpu_pages_held_get(void *data, u64 *val)
+{
+	*val = atomic64_read(&numagpu_dev.pages_held);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(numagpu_pages_held_fops, numagpu_pages_held_get,
+			 NULL, "%llu\n");
+
+/* debugfs is optional: its failures are not errors */
+void numagpu_debugfs_init(void)
+{
+	numagpu_debugfs_dir = debugfs_create_dir("numagpu", NULL);
+	debugfs_create_file("stats", 0444, numagpu_debugfs_dir, NULL,
+			    &numagpu_stats_fops);
+	debugfs_create_file_unsafe("pages_held", 0444, numagpu_debugfs_dir,
+				   NULL, &numagpu_pages_held_fops);
+}
+
+void numagpu_debugfs_exit(void)
+{
+	debugfs_remove_recursive(numagpu_debugfs_dir);
+}
