@@ -43,7 +43,7 @@ else
 # static, so the same binaries run in the VM's bare initramfs
 NG_LDFLAGS := -static -pthread
 endif
-LDLIBS  := -lm
+LDLIBS  := -lnuma -luring -lm
 
 LIB_SRCS     := $(wildcard user/lib/*.c)
 NGEMU_SRCS   := $(wildcard user/ngemu/*.c)
@@ -129,6 +129,16 @@ $(BUILD)/selftests/numagpu/run_order: selftests/numagpu/Makefile
 # The whole suite; see tools/check.sh.
 check:
 	$(Q)BUILD=$(BUILD) KVER=$(KVER) KDIR=$(KDIR) KFILES=$(KFILES) tools/check.sh
+
+# The calibration microbenchmarks and stream-triad: measured vs configured,
+# and the emulated / native ratio. BENCH_ARGS adds options (e.g. --system coda).
+.PHONY: bench
+bench: user
+	$(Q)for w in local-stream remote-stream pointer-chase stream-triad; do \
+		$(NGEMU) bench $$w $(BENCH_ARGS) | \
+			grep -E '^(ngemu bench|modeled|native|calibrate|throughput)' || exit 1; \
+		echo; \
+	done
 
 check-user: tests user
 	$(Q)tools/ksft-run.sh -s user $(UTESTS)

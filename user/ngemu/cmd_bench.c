@@ -1,13 +1,439 @@
 // SPDX-License-Identifier: GPL-2.0
-/* ngemu bench: placeholder until its issue lands. */
+/* ngemu bench: run a workload on the emulated GPUs, verified, with statistics. */
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/numagpu.h>
 
 #include "commands.h"
+#include "ngemu/config.h"
+#include "ngemu/format.h"
+#include "ngemu/json.h"
+#include "ngemu/system.h"
+#include "ngemu/workloads.h"
+
+static void bench_usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: ngemu bench [OPTIONS] WORKLOAD\n"
+		"       ngemu bench --list\n"
+		"\n"
+		"Run WORKLOAD on the emulated GPUs, verify it against a CPU reference\n"
+		"and report modeled time and bandwidth, wall time, local/remote\n"
+		"accesses, link bytes and L2 hit rate. stream-triad also runs natively\n"
+		"(same threads, same arrays, no model) and reports the ratio. The\n"
+		"calibration workloads report the measured parameter beside the\n"
+		"configured one.\n"
+		"\n"
+		"Options:\n"
+		"      --list          list the workloads\n"
+		"      --size N        bytes per array (e.g. 64M; default per workload)\n"
+		"      --iters N       timed kernel launches (default per workload)\n"
+		"      --no-native     skip the native run\n"
+		"  -j, --json          machine-readable output\n"
+		"  -h, --help          show this help and exit\n"
+		"\n"
+		"System and model (see 'ngemu config --show' for every key):\n"
+		"      --system NAME   preset: carve (default), dualopt, rec, coda\n"
+		"      --config FILE   'key = value' lines\n"
+		"      --gpus N, --sms N, --line B, --l2-size B (0: no L2), --link-bw GB/s,\n"
+		"      --placement first-touch|fgp|cgp|coda|host|node:G, --sched rr|batch|coda,\n"
+		"      --steal, --deterministic, --seed N, --inject, --backend auto|user|kmod\n"
+		"\n"
+		"Exit status: 0 verified, 1 failed, 2 usage error (bad option or value,\n"
+		"a size that does not fit).\n");
+}
+
+struct progress {
+	bool tty;
+	bool shown;
+	double t0;
+	const char *name;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void progress_cb(void *ctx, unsigned int done, unsigned int total)
+{
+	struct progress *p = ctx;
+	int width = 30, fill;
+
+	/* only where someone watches, and only once it takes a while */
+	if (!p->tty || now_s() - p->t0 < 1.0)
+		return;
+	fill = total ? (int)((double)done / total * width) : width;
+	fprintf(stderr, "\r%s [%.*s%*s] %u/%u kernels", p->name, fill,
+		"##############################", width - fill, "", done, total);
+	p->shown = true;
+	if (done == total) {
+		fprintf(stderr, "\n");
+		p->shown = false;
+	}
+}
+
+static void print_counters_json(struct ng_json *j, const struct ng_counters *c)
+{
+	const char *comp = NULL;
+
+	ng_json_object_begin(j);
+	for (int i = 0; i < NG_CTR_MAX; i++) {
+		if (!comp || strcmp(comp, ng_counter_info[i].component)) {
+			if (comp)
+				ng_json_object_end(j);
+			comp = ng_counter_info[i].component;
+			ng_json_key(j, comp);
+			ng_json_object_begin(j);
+		}
+		ng_json_key(j, ng_counter_info[i].name);
+		ng_json_uint(j, c->v[i]);
+	}
+	if (comp)
+		ng_json_object_end(j);
+	ng_json_object_end(j);
+}
+
+static void print_json(const struct ng_config *cfg, const struct ng_bench_result *r)
+{
+	struct ng_json j;
+
+	ng_json_init(&j, stdout, true);
+	ng_json_object_begin(&j);
+	ng_json_key(&j, "version");
+	ng_json_string(&j, NUMAGPU_VERSION_STRING);
+	ng_json_key(&j, "workload");
+	ng_json_string(&j, r->workload);
+	ng_json_key(&j, "verified");
+	ng_json_bool(&j, r->verified);
+	ng_json_key(&j, "verify");
+	ng_json_string(&j, r->verify);
+	ng_json_key(&j, "config");
+	ng_json_object_begin(&j);
+	ng_json_key(&j, "system");
+	ng_json_string(&j, cfg->preset);
+	ng_json_key(&j, "gpus");
+	ng_json_uint(&j, cfg->gpus);
+	ng_json_key(&j, "sms");
+	ng_json_uint(&j, cfg->sms);
+	ng_json_key(&j, "line");
+	ng_json_uint(&j, cfg->line);
+	ng_json_key(&j, "page");
+	ng_json_uint(&j, cfg->page);
+	ng_json_key(&j, "l2_size");
+	ng_json_uint(&j, cfg->l2_size);
+	ng_json_key(&j, "local_bw_gbs");
+	ng_json_double(&j, cfg->local_bw);
+	ng_json_key(&j, "link_bw_gbs");
+	ng_json_double(&j, cfg->link_bw);
+	ng_json_key(&j, "placement");
+	ng_json_string(&j, ng_placement_name(cfg->placement));
+	ng_json_key(&j, "sched");
+	ng_json_string(&j, ng_sched_name(cfg->sched));
+	ng_json_key(&j, "steal");
+	ng_json_bool(&j, cfg->steal);
+	ng_json_key(&j, "deterministic");
+	ng_json_bool(&j, cfg->deterministic);
+	ng_json_key(&j, "inject");
+	ng_json_bool(&j, cfg->inject);
+	ng_json_key(&j, "seed");
+	ng_json_uint(&j, cfg->seed);
+	ng_json_object_end(&j);
+	ng_json_key(&j, "size");
+	ng_json_uint(&j, r->size);
+	ng_json_key(&j, "elements");
+	ng_json_uint(&j, r->elements);
+	ng_json_key(&j, "iters");
+	ng_json_uint(&j, r->iters);
+	ng_json_key(&j, "bytes");
+	ng_json_uint(&j, r->bytes);
+	ng_json_key(&j, "modeled_s");
+	ng_json_double(&j, r->modeled_s);
+	ng_json_key(&j, "modeled_bw_gbs");
+	ng_json_double(&j, r->modeled_bw);
+	ng_json_key(&j, "wall_s");
+	ng_json_double(&j, r->wall_s);
+	ng_json_key(&j, "wall_bw_gbs");
+	ng_json_double(&j, r->wall_bw);
+	if (r->has_native) {
+		ng_json_key(&j, "native_wall_s");
+		ng_json_double(&j, r->native_wall_s);
+		ng_json_key(&j, "native_bw_gbs");
+		ng_json_double(&j, r->native_bw);
+		ng_json_key(&j, "ratio");
+		ng_json_double(&j, r->ratio);
+	}
+	if (r->metric) {
+		ng_json_key(&j, "calibration");
+		ng_json_object_begin(&j);
+		ng_json_key(&j, "metric");
+		ng_json_string(&j, r->metric);
+		ng_json_key(&j, "unit");
+		ng_json_string(&j, r->unit);
+		ng_json_key(&j, "expected");
+		ng_json_double(&j, r->expected);
+		ng_json_key(&j, "measured");
+		ng_json_double(&j, r->measured);
+		ng_json_key(&j, "error_pct");
+		ng_json_double(&j, r->error_pct);
+		ng_json_object_end(&j);
+	}
+	ng_json_key(&j, "local_fraction");
+	ng_json_double(&j, r->local_frac);
+	ng_json_key(&j, "remote_fraction");
+	ng_json_double(&j, r->remote_frac);
+	ng_json_key(&j, "host_fraction");
+	ng_json_double(&j, r->host_frac);
+	ng_json_key(&j, "link_bytes");
+	ng_json_uint(&j, r->link_bytes);
+	ng_json_key(&j, "l2_hit_rate");
+	ng_json_double(&j, r->l2_hit_rate);
+	ng_json_key(&j, "backend");
+	ng_json_string(&j, r->kmod ? "kmod" : "user");
+	if (r->kmod) {
+		ng_json_key(&j, "kmod_placement");
+		ng_json_object_begin(&j);
+		ng_json_key(&j, "pages");
+		ng_json_uint(&j, r->placement.pages);
+		ng_json_key(&j, "populated");
+		ng_json_uint(&j, r->placement.populated);
+		ng_json_key(&j, "agree");
+		ng_json_uint(&j, r->placement.agree);
+		ng_json_key(&j, "fallback");
+		ng_json_uint(&j, r->placement.fallback);
+		ng_json_key(&j, "comparable");
+		ng_json_bool(&j, r->placement.comparable);
+		ng_json_object_end(&j);
+	}
+	ng_json_key(&j, "threads");
+	ng_json_uint(&j, r->threads);
+	ng_json_key(&j, "requests_per_s_per_worker");
+	ng_json_double(&j, r->req_per_s_per_worker);
+	ng_json_key(&j, "requests_per_s_per_cpu");
+	ng_json_double(&j, r->req_per_s_per_cpu);
+	ng_json_key(&j, "counters");
+	print_counters_json(&j, &r->total);
+	ng_json_key(&j, "gpus");
+	ng_json_array_begin(&j);
+	for (unsigned int g = 0; g < r->ngpus; g++)
+		print_counters_json(&j, &r->gpu[g]);
+	ng_json_array_end(&j);
+	ng_json_object_end(&j);
+	ng_json_finish(&j);
+}
+
+static const char *si(double v, char *buf, size_t len)
+{
+	if (v >= 1e9)
+		snprintf(buf, len, "%.2f G", v / 1e9);
+	else if (v >= 1e6)
+		snprintf(buf, len, "%.2f M", v / 1e6);
+	else if (v >= 1e3)
+		snprintf(buf, len, "%.2f k", v / 1e3);
+	else
+		snprintf(buf, len, "%.0f ", v);
+	return buf;
+}
+
+static const char *dur(double s, char *buf, size_t len)
+{
+	if (s >= 1)
+		snprintf(buf, len, "%.3f s", s);
+	else if (s >= 1e-3)
+		snprintf(buf, len, "%.3f ms", s * 1e3);
+	else
+		snprintf(buf, len, "%.3f us", s * 1e6);
+	return buf;
+}
+
+static void print_human(const struct ng_config *cfg, unsigned int nnodes,
+			const struct ng_bench_result *r)
+{
+	const struct ng_counters *t = &r->total;
+	char b1[32], b2[32], b3[32];
+
+	printf("ngemu bench %s: %s (%s)\n", r->workload,
+	       r->verified ? "verified" : "FAILED", r->verify);
+	printf("system     %s: %u GPUs x %u SMs on %u NUMA node%s, backend %s, %u worker thread%s%s\n",
+	       cfg->preset, cfg->gpus, cfg->sms, nnodes, nnodes == 1 ? "" : "s",
+	       r->kmod ? "kmod" : "user",
+	       r->threads, r->threads == 1 ? "" : "s",
+	       cfg->deterministic ? " (deterministic)" : "");
+	printf("model      line %u B, page %s, L2 %s/GPU, local %g GB/s %g ns, link %g GB/s %g ns%s\n",
+	       cfg->line, ng_format_bytes(cfg->page, b1, sizeof(b1)),
+	       cfg->l2_size ? ng_format_bytes(cfg->l2_size, b2, sizeof(b2)) : "off",
+	       cfg->local_bw, cfg->local_latency_ns, cfg->link_bw,
+	       cfg->link_latency_ns, cfg->inject ? ", injected" : "");
+	printf("workload   %s per array, %llu elements, %u iteration%s, placement %s, sched %s%s\n",
+	       ng_format_bytes(r->size, b1, sizeof(b1)),
+	       (unsigned long long)r->elements, r->iters, r->iters == 1 ? "" : "s",
+	       ng_placement_name(cfg->placement), ng_sched_name(cfg->sched),
+	       cfg->steal ? "+steal" : "");
+	printf("modeled    %-12s %8.1f GB/s\n",
+	       dur(r->modeled_s, b1, sizeof(b1)), r->modeled_bw);
+	printf("wall       %-12s %8.2f GB/s (emulated)\n",
+	       dur(r->wall_s, b1, sizeof(b1)), r->wall_bw);
+	if (r->has_native)
+		printf("native     %-12s %8.2f GB/s  ratio %.2f (emulated / native, same threads)\n",
+		       dur(r->native_wall_s, b1, sizeof(b1)), r->native_bw,
+		       r->ratio);
+	if (r->metric)
+		printf("calibrate  %s %.2f %s, configured %.2f %s, error %+.2f%%\n",
+		       r->metric, r->measured, r->unit, r->expected, r->unit,
+		       r->error_pct);
+	printf("accesses   %sline requests: local %.1f%%, remote %.1f%%, host %.1f%%\n",
+	       si((double)t->v[NG_CTR_REQ], b1, sizeof(b1)),
+	       100 * r->local_frac, 100 * r->remote_frac, 100 * r->host_frac);
+	printf("link       %s over inter-GPU links; L2 hit rate %.1f%% of %s remote loads\n",
+	       ng_format_bytes(r->link_bytes, b1, sizeof(b1)), 100 * r->l2_hit_rate,
+	       si((double)(t->v[NG_CTR_L2_HIT] + t->v[NG_CTR_L2_MISS]), b2, sizeof(b2)));
+	if (r->kmod)
+		printf("numagpu.ko %llu of %llu populated pages on the model's home node%s (%llu fallback)\n",
+		       (unsigned long long)r->placement.agree,
+		       (unsigned long long)r->placement.populated,
+		       r->placement.comparable ? "" : " (model interleaves finer than a page: not compared)",
+		       (unsigned long long)r->placement.fallback);
+	printf("throughput %sline requests/s per worker thread, %sline requests/s per busy CPU\n",
+	       si(r->req_per_s_per_worker, b3, sizeof(b3)),
+	       si(r->req_per_s_per_cpu, b2, sizeof(b2)));
+	printf("\n%-4s %10s %8s %8s %8s %10s %10s %8s\n", "GPU", "requests",
+	       "local", "remote", "blocks", "link-tx", "link-rx", "l2-hits");
+	for (unsigned int g = 0; g < r->ngpus; g++) {
+		const struct ng_counters *c = &r->gpu[g];
+
+		printf("%-4u %10llu %8llu %8llu %8llu %10s %10s %8llu\n", g,
+		       (unsigned long long)c->v[NG_CTR_REQ],
+		       (unsigned long long)c->v[NG_CTR_LOCAL],
+		       (unsigned long long)c->v[NG_CTR_REMOTE],
+		       (unsigned long long)c->v[NG_CTR_BLOCKS],
+		       ng_format_bytes(c->v[NG_CTR_LINK_TX], b1, sizeof(b1)),
+		       ng_format_bytes(c->v[NG_CTR_LINK_RX], b2, sizeof(b2)),
+		       (unsigned long long)c->v[NG_CTR_L2_HIT]);
+	}
+}
 
 int ng_cmd_bench(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "ngemu bench: not implemented yet\n");
-	return NG_EXIT_FAIL;
+	char *rest[256];
+	struct ng_config cfg;
+	struct ng_bench_opts o = { .native = true };
+	struct ng_bench_result *r;
+	struct progress prog = { 0 };
+	const struct ng_workload *wl = NULL;
+	struct ng_system *sys;
+	bool json = false, list = false;
+	char err[512];
+	int nrest = 0, ret;
+
+	if (argc > 256)
+		return ng_usage_error("bench", "too many arguments");
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			bench_usage(stdout);
+			return NG_EXIT_OK;
+		}
+	if (ng_config_from_args(&cfg, argc, argv, rest, &nrest, err, sizeof(err)))
+		return ng_usage_error("bench", "%s", err);
+	for (int i = 0; i < nrest; i++) {
+		const char *a = rest[i], *val = NULL;
+
+		if (!strncmp(a, "--size", 6) || !strncmp(a, "--iters", 7)) {
+			const char *eq = strchr(a, '=');
+
+			if (eq)
+				val = eq + 1;
+			else if (i + 1 < nrest)
+				val = rest[++i];
+			else
+				return ng_usage_error("bench", "option '%s' needs a value", a);
+		}
+		if (!strcmp(a, "-j") || !strcmp(a, "--json")) {
+			json = true;
+		} else if (!strcmp(a, "--list")) {
+			list = true;
+		} else if (!strcmp(a, "--no-native")) {
+			o.native = false;
+		} else if (!strncmp(a, "--size", 6) && (a[6] == '\0' || a[6] == '=')) {
+			if (ng_parse_size(val, &o.size) || !o.size)
+				return ng_usage_error("bench",
+						      "--size: '%s' is not a size (e.g. 4096, 64K, 32M, 1G)",
+						      val);
+		} else if (!strncmp(a, "--iters", 7) && (a[7] == '\0' || a[7] == '=')) {
+			char *end;
+			unsigned long n = strtoul(val, &end, 10);
+
+			if (!*val || *end || !n || n > 1000000)
+				return ng_usage_error("bench",
+						      "--iters: '%s' is not a count (1-1000000)",
+						      val);
+			o.iters = (unsigned int)n;
+		} else if (a[0] == '-') {
+			return ng_usage_error("bench", "unknown option '%s'", a);
+		} else if (!wl) {
+			wl = ng_workload_find(a);
+			if (!wl)
+				return ng_usage_error("bench",
+						      "unknown workload '%s' (see --list)",
+						      a);
+		} else {
+			return ng_usage_error("bench", "unexpected argument '%s'", a);
+		}
+	}
+	if (list) {
+		for (int i = 0; ng_workloads[i]; i++)
+			printf("%-14s %s\n", ng_workloads[i]->name,
+			       ng_workloads[i]->desc);
+		return NG_EXIT_OK;
+	}
+	if (!wl)
+		return ng_usage_error("bench", "which workload? (see --list)");
+	ret = ng_system_create(&sys, &cfg, err, sizeof(err));
+	if (ret) {
+		if (ret == -EINVAL || ret == -ENOTSUP)
+			return ng_usage_error("bench", "%s", err);
+		fprintf(stderr, "ngemu bench: %s\n", err);
+		return NG_EXIT_FAIL;
+	}
+	r = calloc(1, sizeof(*r));
+	if (!r) {
+		ng_system_destroy(sys);
+		fprintf(stderr, "ngemu bench: out of memory\n");
+		return NG_EXIT_FAIL;
+	}
+	prog.tty = isatty(2);
+	prog.t0 = now_s();
+	prog.name = wl->name;
+	o.progress = progress_cb;
+	o.ctx = &prog;
+	ret = ng_bench_run(sys, wl, &o, r, err, sizeof(err));
+	if (prog.shown)
+		fprintf(stderr, "\n");
+	if (ret) {
+		ng_system_destroy(sys);
+		free(r);
+		if (ret == -EINVAL || ret == -ENOMEM)
+			return ng_usage_error("bench", "%s", err);
+		fprintf(stderr, "ngemu bench: %s\n", err);
+		return NG_EXIT_FAIL;
+	}
+	if (json)
+		print_json(&cfg, r);
+	else
+		print_human(&cfg, ng_system_nnodes(sys), r);
+	ret = r->verified ? NG_EXIT_OK : NG_EXIT_FAIL;
+	if (!r->verified)
+		fprintf(stderr, "ngemu bench %s: verification failed: %s\n",
+			r->workload, r->verify);
+	ng_system_destroy(sys);
+	free(r);
+	return ret;
 }

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The emulated system's parameters: one struct, filled from a preset named
+ * after a paper's setup, then a config file, then command-line options, in
+ * that order (later wins). Every parameter has a key ("link-bw"); the same
+ * keys are the config file's "key = value" lines and ngemu's "--key value"
+ * options, so there is one spelling for everything.
+ */
+#ifndef NGEMU_CONFIG_H
+#define NGEMU_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define NG_MAX_GPUS	16
+#define NG_MAX_SMS	64	/* emulated SMs (worker threads) per GPU */
+
+enum ng_placement {
+	NG_PLACE_FIRST_TOUCH,	/* page homed at the GPU that touches it first */
+	NG_PLACE_FGP,		/* fine-grained interleave, fgp-granularity */
+	NG_PLACE_CGP,		/* whole pages; consecutive pages round-robin */
+	NG_PLACE_CODA,		/* CODA chunk rule (MECHANISMS 6) */
+	NG_PLACE_HOST,		/* host memory, over the CPU-GPU link */
+	NG_PLACE_NODE,		/* every page on one GPU (cgp by node) */
+};
+
+enum ng_sched_kind {
+	NG_SCHED_RR,		/* block b -> GPU b mod n */
+	NG_SCHED_BATCH,		/* NUMA-GPU contiguous batches (default) */
+	NG_SCHED_CODA,		/* CODA affinity */
+};
+
+enum ng_mem_backend {
+	NG_MEM_AUTO,
+	NG_MEM_USER,
+	NG_MEM_KMOD,
+};
+
+struct ng_config {
+	char preset[16];
+	unsigned int gpus;
+	unsigned int sms;		/* emulated SMs = worker threads per GPU */
+	unsigned int sm_scale;		/* real SMs one emulated SM stands for */
+	unsigned int mlp;		/* outstanding line requests per SM */
+	unsigned int blocks_per_sm;	/* resident blocks (CODA affinity) */
+	double freq_ghz;
+	unsigned int line;		/* modeled cache line, bytes */
+	uint64_t page;			/* page (placement unit), bytes */
+	uint64_t mem_per_gpu;		/* device memory per GPU, bytes */
+	uint64_t l2_size;		/* per GPU; 0 disables the L2 model */
+	unsigned int l2_ways;
+	double l2_latency_ns;
+	double local_bw;		/* GB/s (1e9 B/s) per GPU memory */
+	double local_latency_ns;
+	double link_bw;			/* GB/s, each direction of each link */
+	double link_latency_ns;		/* one way */
+	unsigned int flit;		/* link bytes are rounded up to flits */
+	double host_bw;			/* GB/s, each direction, per GPU */
+	double host_latency_ns;		/* one way */
+	enum ng_placement placement;
+	unsigned int place_node;	/* GPU of NG_PLACE_NODE */
+	uint64_t fgp_granularity;	/* bytes per FGP chunk */
+	enum ng_sched_kind sched;
+	bool steal;			/* idle GPUs take other GPUs' blocks */
+	enum ng_mem_backend backend;
+	bool deterministic;		/* all SMs on one thread, fixed order */
+	uint64_t seed;
+	bool inject;			/* remote costs become real delays */
+	double inject_batch_us;		/* spin only once this much is owed */
+	uint64_t shared_bytes;		/* shared memory per block */
+};
+
+/* Fill @cfg from a named preset ("carve", "dualopt", "rec", "coda"). */
+int ng_config_preset(struct ng_config *cfg, const char *name,
+		     char *err, size_t errlen);
+/* The preset names, NULL-terminated, and a one-line description each. */
+extern const char *const ng_config_presets[];
+const char *ng_config_preset_desc(const char *name);
+
+/*
+ * Set one parameter by key from text. Returns 0, or -EINVAL (malformed or
+ * out-of-range value, message in @err naming key and problem) or -ENOENT
+ * (unknown key).
+ */
+int ng_config_set(struct ng_config *cfg, const char *key, const char *value,
+		  char *err, size_t errlen);
+/* True when @key is a known key; *is_flag says it needs no value. */
+bool ng_config_key(const char *key, bool *is_flag);
+
+/*
+ * Read "key = value" lines ('#' starts a comment). A "system = NAME" line
+ * applies a preset at that point. Errors name FILE:LINE.
+ */
+int ng_config_load(struct ng_config *cfg, const char *path,
+		   char *err, size_t errlen);
+
+/* Cross-parameter checks (line <= page, powers of two, ...). */
+int ng_config_validate(const struct ng_config *cfg, char *err, size_t errlen);
+
+/* Derived numbers the calibration benchmarks are held against. */
+double ng_config_remote_latency_ns(const struct ng_config *cfg);
+double ng_config_local_load_latency_ns(const struct ng_config *cfg);
+
+/* Print in config-file syntax (so the output is a valid config file). */
+void ng_config_print(const struct ng_config *cfg, FILE *out);
+
+const char *ng_placement_name(enum ng_placement p);
+const char *ng_sched_name(enum ng_sched_kind s);
+const char *ng_mem_backend_name(enum ng_mem_backend b);
+
+/*
+ * The configuration a command line asks for: preset (--system NAME,
+ * default carve), then --config FILE, then every --KEY VALUE (or
+ * --KEY=VALUE; a yes/no key alone means yes, --no-KEY means no), in that
+ * order whatever their order on the line. Arguments that are not config
+ * options are copied to @rest (*nrest of them, argv[0] excluded).
+ * Returns 0, or -EINVAL with a message naming the problem.
+ */
+int ng_config_from_args(struct ng_config *cfg, int argc, char **argv,
+			char **rest, int *nrest, char *err, size_t errlen);
+
+/* Parse "64K", "2M", "1G", "4096" (binary units). */
+int ng_parse_size(const char *s, uint64_t *out);
+
+#endif /* NGEMU_CONFIG_H */

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Every statistic ngemu keeps, registered by name in this one list: the
+ * component that owns it, its name, and what it counts. Each emulated SM has
+ * a private array of them (no sharing, no atomics on the hot path); a GPU's
+ * value is the sum over its SMs, taken after a launch.
+ */
+#ifndef NGEMU_COUNTERS_H
+#define NGEMU_COUNTERS_H
+
+#include <stdint.h>
+
+#define NG_COUNTERS(X)							\
+	X(REQ,		"core",	"requests",	"line requests issued")	\
+	X(REQ_LOAD,	"core",	"loads",	"load line requests")	\
+	X(REQ_STORE,	"core",	"stores",	"store line requests")	\
+	X(REQ_ATOMIC,	"core",	"atomics",	"atomic line requests")	\
+	X(LANES,	"core",	"lanes",	"active lane accesses")	\
+	X(WORDS,	"core",	"words",	"4-byte words requested") \
+	X(LOCAL,	"core",	"local",	"requests homed on this GPU") \
+	X(REMOTE,	"core",	"remote",	"requests homed on another GPU") \
+	X(HOST,		"core",	"host",		"requests homed in host memory") \
+	X(BLOCKS,	"core",	"blocks",	"thread blocks run")	\
+	X(STOLEN,	"core",	"stolen",	"blocks taken from another GPU") \
+	X(L2_HIT,	"l2",	"hits",		"remote loads served by the L2") \
+	X(L2_MISS,	"l2",	"misses",	"remote loads missing the L2") \
+	X(L2_FILL,	"l2",	"fills",	"remote lines inserted")	\
+	X(L2_EVICT,	"l2",	"evictions",	"valid lines replaced")	\
+	X(L2_WUPD,	"l2",	"write_updates", "cached lines updated by own stores") \
+	X(L2_INVAL,	"l2",	"invalidations", "lines dropped at kernel boundaries") \
+	X(LINK_TX,	"link",	"tx_bytes",	"bytes this GPU sent over links") \
+	X(LINK_RX,	"link",	"rx_bytes",	"bytes this GPU received over links") \
+	X(HOST_BYTES,	"link",	"host_bytes",	"bytes over the CPU-GPU link") \
+	X(MEM_ACC,	"mem",	"accesses",	"line accesses to memory, by requester") \
+	X(MEM_BYTES,	"mem",	"bytes",	"memory bytes, by requester") \
+	X(INJ_NS,	"inject", "ns",		"real delay injected, ns") \
+	X(INJ_SPINS,	"inject", "spins",	"injection spins")
+
+enum ng_counter {
+#define NG_CTR_ENUM(id, comp, name, help) NG_CTR_##id,
+	NG_COUNTERS(NG_CTR_ENUM)
+#undef NG_CTR_ENUM
+	NG_CTR_MAX
+};
+
+struct ng_counter_info {
+	const char *component;
+	const char *name;
+	const char *help;
+};
+
+extern const struct ng_counter_info ng_counter_info[NG_CTR_MAX];
+
+/* A set of counters: one per SM, or summed per GPU or system. */
+struct ng_counters {
+	uint64_t v[NG_CTR_MAX];
+};
+
+/*
+ * Counters the hot path does not keep, derived from others: call on a
+ * summed set. @line is the modeled line size.
+ */
+static inline void ng_counters_derive(struct ng_counters *c, unsigned int line)
+{
+	c->v[NG_CTR_REQ] = c->v[NG_CTR_LOCAL] + c->v[NG_CTR_REMOTE] +
+			   c->v[NG_CTR_HOST];
+	c->v[NG_CTR_MEM_BYTES] = c->v[NG_CTR_MEM_ACC] * line;
+}
+
+static inline void ng_counters_add(struct ng_counters *to,
+				   const struct ng_counters *from)
+{
+	for (int i = 0; i < NG_CTR_MAX; i++)
+		to->v[i] += from->v[i];
+}
+
+#endif /* NGEMU_COUNTERS_H */

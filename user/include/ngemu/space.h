@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The device address space: every buffer of a run lives in one reserved
+ * range, so a device address is the same on every GPU and its home is one
+ * table lookup (like a GPU's physical address decode) instead of a search
+ * of buffers. The *location table* holds one byte per page: the home GPU,
+ * host memory, "interleaved inside the page" (FGP) or "not touched yet"
+ * (first-touch resolves it on the first access, from any GPU).
+ *
+ * Backends: "user" maps anonymous memory and keeps the table here, placing
+ * the real pages with libnuma on the home GPU's node; "kmod" makes every
+ * buffer a numagpu.ko buffer: GPU 0's view is mapped at the device address,
+ * the other GPUs' views elsewhere, and a first touch by GPU g faults the
+ * page in through g's view, so that the module places it (space_kmod.c).
+ * The table here stays the model's; the module's own location table is
+ * compared with it by ng_space_check_kmod().
+ */
+#ifndef NGEMU_SPACE_H
+#define NGEMU_SPACE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ngemu/config.h"
+
+struct ng_kmod;
+struct ng_kbuf;
+
+#define NG_HOME_HOST	16	/* home id of host memory */
+#define NG_LOC_BUSY	0xfd	/* first touch being placed (kmod backend) */
+#define NG_LOC_FGP	0xfe	/* home = interleave function of the address */
+#define NG_LOC_NONE	0xff	/* first-touch page nobody touched yet */
+
+struct ng_space {
+	enum ng_mem_backend backend;	/* the one in use: user or kmod */
+	uint8_t *base;			/* device address 0 (a host address) */
+	void *map;			/* the reservation base is aligned in */
+	uint64_t size;			/* reserved bytes */
+	uint64_t used;			/* bump allocation pointer */
+	uint64_t capacity;		/* device memory of all GPUs */
+	uint64_t allocated;		/* live device bytes */
+	uint64_t host_allocated;
+	unsigned int ngpus;
+	unsigned int page_shift;
+	unsigned int fgp_shift;
+	unsigned int nnodes;		/* real NUMA nodes with memory */
+	int node_of_gpu[NG_MAX_GPUS];
+	_Atomic uint8_t *loc;		/* the location table */
+	uint64_t npages;
+	struct ng_kmod *kmod;		/* kmod backend state, else NULL */
+};
+
+/* A buffer: @ptr is its device address (usable by the CPU as is). */
+struct ng_buf {
+	void *ptr;
+	uint64_t size;			/* as asked */
+	uint64_t span;			/* reserved, whole page groups */
+	enum ng_placement place;
+	unsigned int node;		/* NG_PLACE_NODE: the GPU */
+	uint64_t chunk;			/* NG_PLACE_CODA: bytes per GPU chunk */
+	struct ng_kbuf *kbuf;		/* kmod backend: the module's buffer */
+};
+
+/* The module's placement against the model's, page by page (kmod). */
+struct ng_kmod_check {
+	uint64_t pages;			/* kernel pages of the buffer */
+	uint64_t populated;		/* of them, allocated by the module */
+	uint64_t agree;			/* on the node of the model's home */
+	uint64_t fallback;		/* placed elsewhere: the node was full */
+	bool comparable;		/* false: the model interleaves finer */
+};
+
+/* Placement details beyond the config's default. */
+struct ng_alloc_opts {
+	enum ng_placement place;
+	unsigned int node;		/* for NG_PLACE_NODE */
+	uint64_t block_bytes;		/* CODA: bytes each block touches */
+	uint64_t blocks_per_gpu;	/* CODA: sms x resident blocks */
+};
+
+/*
+ * Reserve the address space for @cfg (gpus x mem-per-gpu, plus as much for
+ * host memory). @node_of_gpu maps GPUs to real nodes. Returns 0 or a
+ * negative errno with a message naming the problem in @err.
+ */
+int ng_space_init(struct ng_space *s, const struct ng_config *cfg,
+		  const int *node_of_gpu, unsigned int nnodes,
+		  char *err, size_t errlen);
+void ng_space_fini(struct ng_space *s);
+
+/* Allocate @size bytes placed per @o. -ENOMEM with a message if too big. */
+int ng_malloc(struct ng_space *s, struct ng_buf *b, uint64_t size,
+	      const struct ng_alloc_opts *o, char *err, size_t errlen);
+void ng_free(struct ng_space *s, struct ng_buf *b);
+
+/* Resolve a first touch of the page at @off by @gpu; returns the home. */
+unsigned int ng_space_first_touch(struct ng_space *s, uint64_t off,
+				  unsigned int gpu);
+
+/*
+ * Home of a device address as seen by @gpu (a first access homes a
+ * first-touch page there). The hot path: one relaxed byte load.
+ */
+static inline unsigned int ng_home(struct ng_space *s, uintptr_t addr,
+				   unsigned int gpu)
+{
+	uint64_t off = addr - (uintptr_t)s->base;
+	unsigned int e = atomic_load_explicit(&s->loc[off >> s->page_shift],
+					      memory_order_relaxed);
+
+	if (e <= NG_HOME_HOST)
+		return e;
+	if (e == NG_LOC_FGP)
+		return (unsigned int)((off >> s->fgp_shift) % s->ngpus);
+	return ng_space_first_touch(s, off, gpu);
+}
+
+/* Home without side effects: NG_LOC_NONE for an untouched page. */
+unsigned int ng_space_peek(const struct ng_space *s, uintptr_t addr);
+
+/*
+ * kmod backend: compare the module's location table for @b with the
+ * model's homes. Returns 0, or -ENOTSUP on the user backend.
+ */
+int ng_space_check_kmod(const struct ng_space *s, const struct ng_buf *b,
+			struct ng_kmod_check *out);
+
+/*
+ * CODA's dual-mode physical address decode (MECHANISMS 6, CODA Fig. 7):
+ * the GPU of a physical address is the low log2(ngpus) bits of the page
+ * number for a CGP page, the high bits of the page offset for an FGP page.
+ * @ngpus must be a power of two.
+ */
+unsigned int ng_coda_gpu_bits(uint64_t paddr, bool cgp,
+			      unsigned int page_shift, unsigned int ngpus);
+
+/* CODA's chunk: block_bytes x blocks_per_gpu rounded up to pages. */
+uint64_t ng_coda_chunk(uint64_t block_bytes, uint64_t blocks_per_gpu,
+		       uint64_t page);
+
+#endif /* NGEMU_SPACE_H */
