@@ -19,7 +19,6 @@
 #include "space_kmod.h"
 #include "util.h"
 
-#if __has_include("ngemu/kbuf.h")
 #include "ngemu/kbuf.h"
 
 #define MAX_BUFS 256
@@ -261,57 +260,3 @@ int ng_space_check_kmod(const struct ng_space *s, const struct ng_buf *b,
 	}
 	return 0;
 }
-
-#else /* no kbuf wrapper in this build */
-
-int ng_kmod_init(struct ng_space *s, const struct ng_config *cfg,
-		 char *err, size_t errlen)
-{
-	(void)s;
-	(void)cfg;
-	ng_seterr(err, errlen,
-		  "not available in this build (it needs ngemu/kbuf.h); use --backend user");
-	return -ENOTSUP;
-}
-
-void ng_kmod_fini(struct ng_space *s)
-{
-	(void)s;
-}
-
-int ng_kmod_map(struct ng_space *s, struct ng_buf *b, void *at,
-		const struct ng_alloc_opts *o, char *err, size_t errlen)
-{
-	(void)s;
-	(void)b;
-	(void)at;
-	(void)o;
-	ng_seterr(err, errlen, "no kmod backend");
-	return -ENOTSUP;
-}
-
-void ng_kmod_unmap(struct ng_space *s, struct ng_buf *b)
-{
-	(void)s;
-	(void)b;
-}
-
-void ng_kmod_touch(struct ng_space *s, uint64_t off, uint64_t len,
-		   unsigned int gpu)
-{
-	(void)s;
-	(void)off;
-	(void)len;
-	(void)gpu;
-}
-
-int ng_space_check_kmod(const struct ng_space *s, const struct ng_buf *b,
-			struct ng_kmod_check *out)
-{
-	(void)s;
-	(void)b;
-	memset(out, 0, sizeof(*out));
-	return -ENOTSUP;
-}
-
-#endif
