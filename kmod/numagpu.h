@@ -26,8 +26,21 @@ void numagpu_topology_fill(const struct numagpu_system *sys,
 			   struct numagpu_topology *topo);
 
 /* numagpu_buffer.c */
+struct numagpu_buffer;
+struct io_uring_cmd;
+
 long numagpu_buffer_create(const struct numagpu_system *sys,
 			   void __user *arg);
+int numagpu_buf_advise(struct numagpu_buffer *buf, u64 first, u64 n,
+		       u32 advice, u32 target);
+int numagpu_buf_migrate(struct numagpu_buffer *buf, u64 first, u64 n,
+			u32 target, u32 flags, u64 *moved, u64 *skipped);
+int numagpu_buf_query1(struct numagpu_buffer *buf, u64 idx);
+void numagpu_buf_count_uring(struct numagpu_buffer *buf);
+
+/* numagpu_uring.c: IORING_OP_URING_CMD on a buffer fd */
+int numagpu_buf_uring_cmd(struct io_uring_cmd *ioucmd,
+			  unsigned int issue_flags);
 
 /* numagpu_stats.c: module-wide counters */
 struct numagpu_dev_counters {
@@ -41,6 +54,12 @@ struct numagpu_dev_counters {
 	atomic64_t first_touch_remote;
 	atomic64_t fallbacks;
 	atomic64_t sigbus;
+	atomic64_t replicas_created;
+	atomic64_t collapses;
+	atomic64_t migrations;
+	atomic64_t pins;
+	atomic64_t replica_pages;
+	atomic64_t auto_migrations;
 	atomic64_t node_pages[NUMAGPU_MAX_NODES];
 };
 

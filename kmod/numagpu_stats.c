@@ -28,6 +28,12 @@ void numagpu_stats_fill(struct numagpu_dev_stats *st)
 	st->first_touch_remote = atomic64_read(&numagpu_dev.first_touch_remote);
 	st->fallbacks = atomic64_read(&numagpu_dev.fallbacks);
 	st->sigbus = atomic64_read(&numagpu_dev.sigbus);
+	st->replicas_created = atomic64_read(&numagpu_dev.replicas_created);
+	st->collapses = atomic64_read(&numagpu_dev.collapses);
+	st->migrations = atomic64_read(&numagpu_dev.migrations);
+	st->pins = atomic64_read(&numagpu_dev.pins);
+	st->replica_pages = atomic64_read(&numagpu_dev.replica_pages);
+	st->auto_migrations = atomic64_read(&numagpu_dev.auto_migrations);
 	for (i = 0; i < NUMAGPU_MAX_NODES; i++)
 		st->node_pages[i] = atomic64_read(&numagpu_dev.node_pages[i]);
 }
@@ -48,6 +54,12 @@ static int numagpu_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "first_touch_remote %llu\n", st.first_touch_remote);
 	seq_printf(m, "fallbacks %llu\n", st.fallbacks);
 	seq_printf(m, "sigbus %llu\n", st.sigbus);
+	seq_printf(m, "replicas_created %llu\n", st.replicas_created);
+	seq_printf(m, "collapses %llu\n", st.collapses);
+	seq_printf(m, "migrations %llu\n", st.migrations);
+	seq_printf(m, "pins %llu\n", st.pins);
+	seq_printf(m, "replica_pages %llu\n", st.replica_pages);
+	seq_printf(m, "auto_migrations %llu\n", st.auto_migrations);
 	for (i = 0; i < NUMAGPU_MAX_NODES; i++)
 		if (st.node_pages[i])
 			seq_printf(m, "node%d_pages %llu\n", i,

@@ -47,6 +47,18 @@ FIXTURE_VARIANT_ADD(mem, first_touch_two_gpus) {
 	.args = { "--mode", "first-touch", "--gpus", "1,3" },
 };
 
+FIXTURE_VARIANT_ADD(mem, cgp_read_mostly_replicas) {
+	.args = { "--mode", "cgp", "--target", "0", "--read-mostly" },
+};
+
+FIXTURE_VARIANT_ADD(mem, fgp_migrate) {
+	.args = { "--mode", "fgp", "--migrate", "2" },
+};
+
+FIXTURE_VARIANT_ADD(mem, first_touch_prefetch) {
+	.args = { "--mode", "first-touch", "--prefetch", "1" },
+};
+
 FIXTURE_SETUP(mem)
 {
 	ASSERT_EQ(0, numagpu_get_topology(&self->topo));
@@ -70,10 +82,11 @@ TEST_F(mem, placement_table)
 	snprintf(want, sizeof(want), "agree on %s of %s populated pages",
 		 self->n, self->n);
 	EXPECT_NE(NULL, strstr(self->r.out, want));
-	TH_LOG("ngemu mem --pages %s %s %s %s %s\n%s", self->n,
+	TH_LOG("ngemu mem --pages %s %s %s %s %s %s\n%s", self->n,
 	       variant->args[0], variant->args[1],
 	       variant->args[2] ? variant->args[2] : "",
-	       variant->args[3] ? variant->args[3] : "", self->r.out);
+	       variant->args[3] ? variant->args[3] : "",
+	       variant->args[4] ? variant->args[4] : "", self->r.out);
 
 	argv[k++] = "--json";
 	ASSERT_EQ(0, run_cmd(&self->r, argv));
@@ -89,7 +102,8 @@ TEST(usage_errors)
 	static const char *const bad[][3] = {
 		{ "--mode", "gpu" }, { "--pages", "0" }, { "--pages", "x" },
 		{ "--gpus", "99" }, { "--target", "1" }, { "--chunk", "4K" },
-		{ "--frob" }, { "extra" },
+		{ "--frob" }, { "extra" }, { "--migrate", "x" },
+		{ "--prefetch", "16" },
 	};
 	struct cmd_result *r = malloc(sizeof(*r));
 

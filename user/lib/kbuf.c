@@ -7,6 +7,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <linux/io_uring.h>
+
 #include "ngemu/kbuf.h"
 
 static const char *const mode_names[NUMAGPU_MODE_COUNT] = {
@@ -187,4 +189,58 @@ int ng_kbuf_dev_stats(int devfd, struct numagpu_dev_stats *st)
 	if (devfd < 0 || !st)
 		return -EINVAL;
 	return ioctl(devfd, NUMAGPU_IOC_GET_STATS, st) ? -errno : 0;
+}
+
+int ng_kbuf_advise(const struct ng_kbuf *b, uint64_t first_page,
+		   uint64_t npages, uint32_t advice, uint32_t target)
+{
+	struct numagpu_buf_advise a = {
+		.first_page = first_page, .npages = npages, .advice = advice,
+		.target = target,
+	};
+
+	if (!b || b->fd < 0)
+		return -EINVAL;
+	return ioctl(b->fd, NUMAGPU_BUF_IOC_ADVISE, &a) ? -errno : 0;
+}
+
+int ng_kbuf_migrate(const struct ng_kbuf *b, uint64_t first_page,
+		    uint64_t npages, uint32_t target, uint32_t flags,
+		    uint64_t *moved)
+{
+	struct numagpu_buf_migrate m = {
+		.first_page = first_page, .npages = npages, .target = target,
+		.flags = flags,
+	};
+
+	if (!b || b->fd < 0)
+		return -EINVAL;
+	if (ioctl(b->fd, NUMAGPU_BUF_IOC_MIGRATE, &m))
+		return -errno;
+	if (moved)
+		*moved = m.moved;
+	return 0;
+}
+
+int ng_kbuf_prefetch(const struct ng_kbuf *b, uint64_t first_page,
+		     uint64_t npages, unsigned int gpu, uint64_t *moved)
+{
+	return ng_kbuf_migrate(b, first_page, npages, gpu,
+			       NUMAGPU_MIGRATE_PREFETCH, moved);
+}
+
+void ng_kbuf_uring_prep(struct io_uring_sqe *sqe, const struct ng_kbuf *b,
+			uint32_t op, uint64_t first_page, uint32_t npages,
+			uint16_t arg, uint16_t arg2)
+{
+	struct numagpu_uring_cmd c = {
+		.first_page = first_page, .npages = npages, .arg = arg,
+		.arg2 = arg2,
+	};
+
+	memset(sqe, 0, sizeof(*sqe));
+	sqe->opcode = IORING_OP_URING_CMD;
+	sqe->fd = b ? b->fd : -1;
+	sqe->cmd_op = op;
+	memcpy(sqe->cmd, &c, sizeof(c));
 }

@@ -4,7 +4,9 @@
  * from chosen GPUs (threads pinned to the CPUs of each GPU's node, each
  * through its GPU's own view) and show where every page went: the module's
  * location table, checked against the kernel's page tables (move_pages(2)),
- * and the buffer's counters.
+ * and the buffer's counters. With --read-mostly every GPU then reads every
+ * page through its view (the module replicates them), with --migrate the
+ * buffer moves to a GPU, and with --prefetch it is placed there first.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -50,6 +52,10 @@ static void mem_usage(FILE *out)
 		"  -n, --no-touch      create and show only, touch nothing\n"
 		"  -f, --fallback      when a node is full, use the nearest other node\n"
 		"                      (without it, such a page kills ngemu with SIGBUS)\n"
+		"  -r, --read-mostly   after the touch, hint read-mostly and read every\n"
+		"                      page from every GPU: each gets a replica\n"
+		"  -M, --migrate GPU   at the end, migrate the buffer to GPU\n"
+		"  -P, --prefetch GPU  before the touch, prefetch the buffer to GPU\n"
 		"      --device PATH   the module's device (default " NUMAGPU_DEVICE_PATH ")\n"
 		"  -j, --json          machine-readable output\n"
 		"  -h, --help          show this help and exit\n",
@@ -67,6 +73,9 @@ struct mem_opts {
 	bool touch;
 	bool fallback;
 	bool json;
+	bool read_mostly;
+	int migrate;		/* GPU, or -1 */
+	int prefetch;		/* GPU, or -1 */
 	const char *device;
 };
 
@@ -107,6 +116,8 @@ struct toucher {
 	size_t npages;
 	long page;
 	int err;
+	bool read_all;	/* read every page instead of writing its own */
+	pthread_barrier_t *step;	/* read_all: the GPUs' passes in step */
 };
 
 static void *touch_thread(void *arg)
@@ -121,6 +132,18 @@ static void *touch_thread(void *arg)
 			CPU_SET(c, &set);
 	if (CPU_COUNT(&set) && sched_setaffinity(0, sizeof(set), &set)) {
 		t->err = -errno;
+		return NULL;
+	}
+	if (t->read_all) {
+		/*
+		 * Twice, all GPUs in step: the first replica of a page written
+		 * before revokes every view of it, the second pass maps again.
+		 */
+		for (int pass = 0; pass < 2; pass++) {
+			for (size_t p = 0; p < t->npages; p++)
+				(void)*(volatile char *)&t->view[p * t->page];
+			pthread_barrier_wait(t->step);
+		}
 		return NULL;
 	}
 	for (size_t p = t->slot; p < t->npages; p += t->nchosen)
@@ -142,6 +165,8 @@ struct mem_result {
 	int *kernel_node;	/* move_pages(2) answer, -errno if none */
 	int *toucher;		/* GPU that wrote the page, -1 if none */
 	size_t agree;		/* pages where loc and the kernel agree */
+	bool replicas;		/* views read replicas: expect their nodes */
+	uint64_t moved;		/* pages moved by --migrate / --prefetch */
 	struct numagpu_buf_stats st;
 };
 
@@ -156,7 +181,8 @@ static void print_human(const struct mem_opts *o, const struct ng_kbuf *b,
 	       b->npages, ng_format_bytes(b->size, size, sizeof(size)),
 	       ng_kbuf_mode_name((uint32_t)o->mode), n, n);
 	printf("node of each page, by page group (GPU in brackets; '-' not "
-	       "populated, '*' fallback)\n\n");
+	       "populated, '*' fallback,\n'm' migrated, 'P' pinned, '+Nr' N "
+	       "read replicas)\n\n");
 	printf("%5s %-13s %s\n", "group", "pages", "nodes");
 	for (size_t g0 = 0; g0 < b->npages; g0 += n) {
 		char range[48];
@@ -171,10 +197,20 @@ static void print_human(const struct mem_opts *o, const struct ng_kbuf *b,
 			if (!(l->flags & NUMAGPU_LOC_POPULATED))
 				snprintf(cell, sizeof(cell), "-");
 			else
-				snprintf(cell, sizeof(cell), "%u[%d]%s",
+				snprintf(cell, sizeof(cell), "%u[%d]%s%s%s",
 					 l->node, node_gpu(t, l->node),
 					 l->flags & NUMAGPU_LOC_FALLBACK ?
-					 "*" : "");
+					 "*" : "",
+					 l->flags & NUMAGPU_LOC_PINNED ?
+					 "P" : "",
+					 l->flags & NUMAGPU_LOC_MIGRATED ?
+					 "m" : "");
+			if (l->flags & NUMAGPU_LOC_REPLICATED) {
+				size_t len = strlen(cell);
+
+				snprintf(cell + len, sizeof(cell) - len, "+%ur",
+					 NUMAGPU_LOC_REPLICAS(l->flags));
+			}
 			printf(" %-8s", cell);
 		}
 		printf("\n");
@@ -189,6 +225,13 @@ static void print_human(const struct mem_opts *o, const struct ng_kbuf *b,
 	       (unsigned long long)r->st.first_touch_remote,
 	       (unsigned long long)r->st.fallbacks,
 	       (unsigned long long)r->st.sigbus);
+	printf("replicas made %llu, held %llu, collapses %llu, migrations %llu "
+	       "(moved now %" PRIu64 "), pins %llu\n",
+	       (unsigned long long)r->st.replicas_created,
+	       (unsigned long long)r->st.replica_pages,
+	       (unsigned long long)r->st.collapses,
+	       (unsigned long long)r->st.migrations, r->moved,
+	       (unsigned long long)r->st.pins);
 	printf("faults per view:");
 	for (unsigned int g = 0; g < n; g++)
 		printf(" GPU%u %llu", g, (unsigned long long)r->st.view_faults[g]);
@@ -244,6 +287,12 @@ static void print_json(const struct mem_opts *o, const struct ng_kbuf *b,
 		ng_json_int(&j, r->kernel_node[p]);
 		ng_json_key(&j, "fallback");
 		ng_json_bool(&j, l->flags & NUMAGPU_LOC_FALLBACK);
+		ng_json_key(&j, "replicas");
+		ng_json_uint(&j, NUMAGPU_LOC_REPLICAS(l->flags));
+		ng_json_key(&j, "pinned");
+		ng_json_bool(&j, l->flags & NUMAGPU_LOC_PINNED);
+		ng_json_key(&j, "migrated");
+		ng_json_bool(&j, l->flags & NUMAGPU_LOC_MIGRATED);
 		ng_json_key(&j, "touched_by");
 		ng_json_int(&j, r->toucher[p]);
 		ng_json_object_end(&j);
@@ -264,6 +313,16 @@ static void print_json(const struct mem_opts *o, const struct ng_kbuf *b,
 	ng_json_uint(&j, r->st.fallbacks);
 	ng_json_key(&j, "sigbus");
 	ng_json_uint(&j, r->st.sigbus);
+	ng_json_key(&j, "replicas_created");
+	ng_json_uint(&j, r->st.replicas_created);
+	ng_json_key(&j, "replica_pages");
+	ng_json_uint(&j, r->st.replica_pages);
+	ng_json_key(&j, "collapses");
+	ng_json_uint(&j, r->st.collapses);
+	ng_json_key(&j, "migrations");
+	ng_json_uint(&j, r->st.migrations);
+	ng_json_key(&j, "pins");
+	ng_json_uint(&j, r->st.pins);
 	ng_json_key(&j, "view_faults");
 	ng_json_array_begin(&j);
 	for (unsigned int g = 0; g < b->ngpus; g++)
@@ -352,6 +411,14 @@ static int mem_run(struct mem_opts *o)
 	}
 	for (size_t p = 0; p < b.npages; p++)
 		r.toucher[p] = o->touch && nchosen ? (int)chosen[p % nchosen] : -1;
+	if (o->prefetch >= 0) {
+		e = ng_kbuf_prefetch(&b, 0, b.npages, (unsigned int)o->prefetch,
+				     &r.moved);
+		if (e) {
+			fprintf(stderr, "ngemu mem: prefetch: %s\n", strerror(-e));
+			goto out;
+		}
+	}
 
 	for (unsigned int i = 0; o->touch && i < nchosen; i++) {
 		void *v;
@@ -363,7 +430,8 @@ static int mem_run(struct mem_opts *o)
 			goto out;
 		}
 		th[i] = (struct toucher){ t, chosen[i], i, nchosen, v,
-					  b.npages, page, 0 };
+					  b.npages, page, 0, false,
+					  NULL };
 	}
 	for (unsigned int i = 0; o->touch && i < nchosen; i++) {
 		e = pthread_create(&tid[i], NULL, touch_thread, &th[i]);
@@ -379,6 +447,52 @@ static int mem_run(struct mem_opts *o)
 		if (th[i].err)
 			fprintf(stderr, "ngemu mem: warning: GPU %u's thread not pinned: %s\n",
 				chosen[i], strerror(-th[i].err));
+	}
+	if (o->read_mostly) {
+		e = ng_kbuf_advise(&b, 0, b.npages, NUMAGPU_ADVISE_READ_MOSTLY, 0);
+		if (e) {
+			fprintf(stderr, "ngemu mem: advise: %s\n", strerror(-e));
+			goto out;
+		}
+		r.replicas = true;
+		if (o->touch && nchosen) {
+			pthread_barrier_t step;
+			unsigned int started = 0;
+
+			pthread_barrier_init(&step, NULL, nchosen);
+			for (unsigned int i = 0; i < nchosen; i++) {
+				th[i].read_all = true;
+				th[i].step = &step;
+				if (pthread_create(&tid[i], NULL, touch_thread,
+						   &th[i]))
+					break;
+				started++;
+			}
+			if (started < nchosen) {
+				/* cannot happen in practice; fail cleanly */
+				fprintf(stderr, "ngemu mem: thread failed\n");
+				exit(NG_EXIT_FAIL);
+			}
+			for (unsigned int i = 0; i < nchosen; i++)
+				pthread_join(tid[i], NULL);
+			pthread_barrier_destroy(&step);
+		}
+	}
+	if (o->migrate >= 0) {
+		uint64_t moved = 0;
+
+		e = ng_kbuf_migrate(&b, 0, b.npages, (unsigned int)o->migrate,
+				    NUMAGPU_MIGRATE_GPU, &moved);
+		if (e) {
+			fprintf(stderr, "ngemu mem: migrate: %s\n", strerror(-e));
+			goto out;
+		}
+		r.moved += moved;
+		/* the touchers' views map the moved pages again */
+		for (size_t p = 0; p < b.npages; p++)
+			if (r.toucher[p] >= 0)
+				(void)*(volatile char *)((char *)
+					b.view[r.toucher[p]] + p * page);
 	}
 
 	e = ng_kbuf_loctab_read(&b, 0, b.npages, r.loc);
@@ -400,10 +514,17 @@ static int mem_run(struct mem_opts *o)
 	    syscall(SYS_move_pages, 0, b.npages, addrs, NULL, r.kernel_node, 0))
 		for (size_t p = 0; p < b.npages; p++)
 			r.kernel_node[p] = -errno;
-	for (size_t p = 0; p < b.npages; p++)
+	for (size_t p = 0; p < b.npages; p++) {
+		int want = r.loc[p].node;
+
+		/* a view that read a replicated page maps its own copy */
+		if (r.replicas && r.toucher[p] >= 0 &&
+		    (r.loc[p].flags & NUMAGPU_LOC_REPLICATED))
+			want = (int)t->gpu[r.toucher[p]].node;
 		if ((r.loc[p].flags & NUMAGPU_LOC_POPULATED) &&
-		    r.kernel_node[p] == r.loc[p].node)
+		    r.kernel_node[p] == want)
 			r.agree++;
+	}
 	if (o->json)
 		print_json(o, &b, t, &r);
 	else
@@ -428,18 +549,22 @@ int ng_cmd_mem(int argc, char **argv)
 		{ "gpus", required_argument, NULL, 'g' },
 		{ "no-touch", no_argument, NULL, 'n' },
 		{ "fallback", no_argument, NULL, 'f' },
+		{ "read-mostly", no_argument, NULL, 'r' },
+		{ "migrate", required_argument, NULL, 'M' },
+		{ "prefetch", required_argument, NULL, 'P' },
 		{ "device", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	struct mem_opts o = { .mode = NUMAGPU_MODE_FIRST_TOUCH, .touch = true };
+	struct mem_opts o = { .mode = NUMAGPU_MODE_FIRST_TOUCH, .touch = true,
+			      .migrate = -1, .prefetch = -1 };
 	uint64_t v;
 	int c;
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":m:p:t:c:g:nfjh", longopts,
+	while ((c = getopt_long(argc, argv, ":m:p:t:c:g:nfjhrM:P:", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'm':
@@ -481,6 +606,22 @@ int ng_cmd_mem(int argc, char **argv)
 			break;
 		case 'f':
 			o.fallback = true;
+			break;
+		case 'r':
+			o.read_mostly = true;
+			break;
+		case 'M':
+		case 'P':
+			if (parse_u64(optarg, false, &v) ||
+			    v >= NUMAGPU_MAX_GPUS)
+				return ng_usage_error("mem",
+					"--%s: '%s' is not a GPU number",
+					c == 'M' ? "migrate" : "prefetch",
+					optarg);
+			if (c == 'M')
+				o.migrate = (int)v;
+			else
+				o.prefetch = (int)v;
 			break;
 		case 'd':
 			o.device = optarg;

@@ -16,7 +16,7 @@
 #include <linux/types.h>
 
 #define NUMAGPU_VERSION_MAJOR	0
-#define NUMAGPU_VERSION_MINOR	2
+#define NUMAGPU_VERSION_MINOR	3
 #define NUMAGPU_VERSION_PATCH	0
 
 #define NUMAGPU_STR_(x)		#x
@@ -186,10 +186,15 @@ struct numagpu_loc {
 #define NUMAGPU_LOC_NO_NODE	0xffff
 #define NUMAGPU_LOC_POPULATED	(1u << 0)	/* the page exists */
 #define NUMAGPU_LOC_FALLBACK	(1u << 1)	/* not on its mode's node */
-#define NUMAGPU_LOC_REPLICATED	(1u << 2)	/* reserved for replication */
-#define NUMAGPU_LOC_PINNED	(1u << 3)	/* reserved for pinning */
+#define NUMAGPU_LOC_REPLICATED	(1u << 2)	/* has read-only replicas */
+#define NUMAGPU_LOC_PINNED	(1u << 3)	/* pinned: thrashing control */
+#define NUMAGPU_LOC_READ_MOSTLY	(1u << 4)	/* hint: replicate on read */
+#define NUMAGPU_LOC_MIGRATED	(1u << 5)	/* moved since it was placed */
 #define NUMAGPU_LOC_MODE_SHIFT	8
 #define NUMAGPU_LOC_MODE(flags)	(((flags) >> NUMAGPU_LOC_MODE_SHIFT) & 0xf)
+/* Replicas of the page (saturates at 15), bits 12..15 (since 0.3). */
+#define NUMAGPU_LOC_REPLICAS_SHIFT 12
+#define NUMAGPU_LOC_REPLICAS(flags) (((flags) >> NUMAGPU_LOC_REPLICAS_SHIFT) & 0xf)
 
 /**
  * struct numagpu_loctab_header - start of the location table mapping
@@ -245,7 +250,13 @@ struct numagpu_buf_query {
  * @sigbus:          faults refused because no node could take the page
  * @races:           allocations lost to a concurrent fault and freed
  * @mode_changes:    successful NUMAGPU_BUF_IOC_SET_MODE calls
- * @reserved:        zero
+ * @replicas_created: read replicas made (since 0.3; zero before)
+ * @collapses:       replicated pages collapsed by a write or an unset hint
+ * @migrations:      pages moved (explicit, prefetch and automatic)
+ * @pins:            pages pinned by thrashing control
+ * @replica_pages:   replica pages held now
+ * @auto_migrations: pages moved by automatic migration (part of @migrations)
+ * @uring_cmds:      io_uring commands handled
  * @view_faults:     faults per view (GPU index)
  * @node_faults:     faults per node of the faulting CPU
  * @node_pages:      pages held per node
@@ -260,7 +271,13 @@ struct numagpu_buf_stats {
 	__u64 sigbus;
 	__u64 races;
 	__u64 mode_changes;
-	__u64 reserved[7];
+	__u64 replicas_created;
+	__u64 collapses;
+	__u64 migrations;
+	__u64 pins;
+	__u64 replica_pages;
+	__u64 auto_migrations;
+	__u64 uring_cmds;
 	__u64 view_faults[NUMAGPU_MAX_GPUS];
 	__u64 node_faults[NUMAGPU_MAX_NODES];
 	__u64 node_pages[NUMAGPU_MAX_NODES];
@@ -270,13 +287,16 @@ struct numagpu_buf_stats {
  * struct numagpu_dev_stats - answer of NUMAGPU_IOC_GET_STATS (module-wide)
  * @buffers:         buffers alive
  * @buffers_created: buffers created since load
- * @pages_held:      pages held by all buffers; 0 when none exists
+ * @pages_held:      pages held by all buffers, replicas included; 0 when
+ *                   none exists
  * @pages_allocated: pages allocated since load (including freed losers)
  * @pages_freed:     pages freed since load
  * @faults, @first_touch_local, @first_touch_remote, @fallbacks, @sigbus:
  *                   sums over all buffers since load
- * @reserved:        zero
- * @node_pages:      pages held per node
+ * @replicas_created, @collapses, @migrations, @pins, @auto_migrations:
+ *                   sums over all buffers since load (since 0.3)
+ * @replica_pages:   replica pages held now (part of @pages_held)
+ * @node_pages:      pages held per node, replicas included
  */
 struct numagpu_dev_stats {
 	__u64 buffers;
@@ -289,9 +309,104 @@ struct numagpu_dev_stats {
 	__u64 first_touch_remote;
 	__u64 fallbacks;
 	__u64 sigbus;
-	__u64 reserved[6];
+	__u64 replicas_created;
+	__u64 collapses;
+	__u64 migrations;
+	__u64 pins;
+	__u64 replica_pages;
+	__u64 auto_migrations;
 	__u64 node_pages[NUMAGPU_MAX_NODES];
 };
+
+/*
+ * Hints (since 0.3), per page range, by NUMAGPU_BUF_IOC_ADVISE:
+ *   READ_MOSTLY   a read fault in view G of a page homed on another node
+ *                 maps a read-only copy (a replica) on G's node; the first
+ *                 write through any view drops every replica first
+ *   PREFERRED     first touch allocates on GPU @target's node, and
+ *                 automatic migration does not move the page away from it
+ *   ACCESSED_BY   view @target maps the home page (no replica, no
+ *                 automatic migration for its touches)
+ * and UNSET_* clears each (UNSET_READ_MOSTLY drops the replicas).
+ */
+#define NUMAGPU_ADVISE_READ_MOSTLY		1
+#define NUMAGPU_ADVISE_UNSET_READ_MOSTLY	2
+#define NUMAGPU_ADVISE_PREFERRED		3
+#define NUMAGPU_ADVISE_UNSET_PREFERRED		4
+#define NUMAGPU_ADVISE_ACCESSED_BY		5
+#define NUMAGPU_ADVISE_UNSET_ACCESSED_BY	6
+#define NUMAGPU_ADVISE_MAX			6
+
+/**
+ * struct numagpu_buf_advise - argument of NUMAGPU_BUF_IOC_ADVISE
+ * @first_page: first page of the range
+ * @npages:     pages, non-zero, inside the buffer
+ * @advice:     NUMAGPU_ADVISE_*
+ * @target:     GPU index for PREFERRED and ACCESSED_BY (and their UNSET
+ *              for ACCESSED_BY); zero otherwise
+ * @reserved:   zero
+ */
+struct numagpu_buf_advise {
+	__u64 first_page;
+	__u64 npages;
+	__u32 advice;
+	__u32 target;
+	__u64 reserved[2];
+};
+
+/* Flags of struct numagpu_buf_migrate. */
+#define NUMAGPU_MIGRATE_GPU	(1u << 0)	/* @target is a GPU index */
+#define NUMAGPU_MIGRATE_POPULATE (1u << 1)	/* allocate absent pages there */
+/* Prefetch: "to the GPU that will use it" = GPU | POPULATE. */
+#define NUMAGPU_MIGRATE_PREFETCH (NUMAGPU_MIGRATE_GPU | NUMAGPU_MIGRATE_POPULATE)
+#define NUMAGPU_MIGRATE_FLAGS_ALL (NUMAGPU_MIGRATE_GPU | NUMAGPU_MIGRATE_POPULATE)
+
+/**
+ * struct numagpu_buf_migrate - argument of NUMAGPU_BUF_IOC_MIGRATE
+ * @first_page: first page of the range
+ * @npages:     pages, non-zero, inside the buffer
+ * @target:     NUMA node with memory, or with NUMAGPU_MIGRATE_GPU a GPU index
+ * @flags:      NUMAGPU_MIGRATE_*
+ * @moved:      out: pages moved (or allocated, with POPULATE) to @target
+ * @skipped:    out: pages left where they are (pinned, absent, no memory)
+ * @reserved:   zero
+ *
+ * Pages already on @target are neither moved nor skipped. A page with
+ * replicas loses them first. Errors: EINVAL (arguments), EFAULT, EINTR.
+ */
+struct numagpu_buf_migrate {
+	__u64 first_page;
+	__u64 npages;
+	__u32 target;
+	__u32 flags;
+	__u64 moved;
+	__u64 skipped;
+	__u64 reserved[2];
+};
+
+/*
+ * io_uring (since 0.3): IORING_OP_URING_CMD on a buffer fd. sqe->cmd_op is
+ * NUMAGPU_URING_*, the first 16 bytes of sqe->cmd are a struct
+ * numagpu_uring_cmd (the rest, with IORING_SETUP_SQE128, must be zero).
+ * Each command completes on its own: cqe->res is its result or -errno.
+ *   PREFETCH  @arg = GPU; migrate/populate the range there; res = pages moved
+ *   MIGRATE   @arg = NUMA node; res = pages moved
+ *   ADVISE    @arg = NUMAGPU_ADVISE_*, @arg2 = its GPU; res = 0
+ *   QUERY     @npages = 1; res = (loc.flags << 16) | loc.node, the
+ *             replica count saturated at 7 (res stays positive)
+ */
+#define NUMAGPU_URING_PREFETCH	1
+#define NUMAGPU_URING_MIGRATE	2
+#define NUMAGPU_URING_ADVISE	3
+#define NUMAGPU_URING_QUERY	4
+
+struct numagpu_uring_cmd {
+	__u64 first_page;
+	__u32 npages;
+	__u16 arg;
+	__u16 arg2;
+};
+
 
 /* On /dev/numagpu: create a buffer; returns its fd. */
 #define NUMAGPU_IOC_BUF_CREATE						\
@@ -309,5 +424,12 @@ struct numagpu_dev_stats {
 /* On a buffer fd: the buffer's counters. */
 #define NUMAGPU_BUF_IOC_STATS						\
 	_IOR(NUMAGPU_IOC_MAGIC, 0x12, struct numagpu_buf_stats)
+
+/* On a buffer fd: set or clear a hint on a range (since 0.3). */
+#define NUMAGPU_BUF_IOC_ADVISE						\
+	_IOW(NUMAGPU_IOC_MAGIC, 0x13, struct numagpu_buf_advise)
+/* On a buffer fd: move a range to a node or GPU (since 0.3). */
+#define NUMAGPU_BUF_IOC_MIGRATE						\
+	_IOWR(NUMAGPU_IOC_MAGIC, 0x14, struct numagpu_buf_migrate)
 
 #endif /* _UAPI_LINUX_NUMAGPU_H */

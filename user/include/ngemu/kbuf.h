@@ -81,6 +81,40 @@ int ng_kbuf_query(const struct ng_kbuf *b, size_t first, size_t n,
 int ng_kbuf_stats(const struct ng_kbuf *b, struct numagpu_buf_stats *st);
 int ng_kbuf_dev_stats(int devfd, struct numagpu_dev_stats *st);
 
+/*
+ * Hints on pages [@first_page, @first_page + @npages): @advice is a
+ * NUMAGPU_ADVISE_* (read-mostly: replicate on read; preferred: allocate on
+ * GPU @target; accessed-by: view @target maps remotely), @target a GPU
+ * index for PREFERRED and (UNSET_)ACCESSED_BY, else 0.
+ */
+int ng_kbuf_advise(const struct ng_kbuf *b, uint64_t first_page,
+		   uint64_t npages, uint32_t advice, uint32_t target);
+
+/*
+ * Move pages to NUMA node @target (or GPU @target with NUMAGPU_MIGRATE_GPU
+ * in @flags). *@moved (may be NULL) gets the pages moved. Pinned pages are
+ * left where they are.
+ */
+int ng_kbuf_migrate(const struct ng_kbuf *b, uint64_t first_page,
+		    uint64_t npages, uint32_t target, uint32_t flags,
+		    uint64_t *moved);
+
+/* Prefetch to GPU @gpu: move the range there, allocating absent pages. */
+int ng_kbuf_prefetch(const struct ng_kbuf *b, uint64_t first_page,
+		     uint64_t npages, unsigned int gpu, uint64_t *moved);
+
+/*
+ * io_uring batches: fill @sqe (a struct io_uring_sqe from
+ * <linux/io_uring.h>, e.g. from liburing's io_uring_get_sqe()) with the
+ * NUMAGPU_URING_* command @op on buffer @b. liburing 2.3 has no uring_cmd
+ * helper; this is it. The completion's res is the command's result (see
+ * numagpu.h). @arg and @arg2 as in struct numagpu_uring_cmd.
+ */
+struct io_uring_sqe;
+void ng_kbuf_uring_prep(struct io_uring_sqe *sqe, const struct ng_kbuf *b,
+			uint32_t op, uint64_t first_page, uint32_t npages,
+			uint16_t arg, uint16_t arg2);
+
 /* "first-touch", "fgp", "cgp", "cgp-chunk", "host"; NULL if unknown. */
 const char *ng_kbuf_mode_name(uint32_t mode);
 /* Parse a mode name; -EINVAL when it is none of them. */
