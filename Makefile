@@ -140,6 +140,16 @@ bench: user
 		echo; \
 	done
 
+# CARVE (Documentation/carve.rst): every CARVE workload side by side under
+# NUMA-GPU, replication, CARVE-SWC/HWC/none and the ideal. rwshare and bfs
+# exit 1 by design (carve-none reads stale data), so failures do not stop it.
+.PHONY: bench-carve
+bench-carve: user
+	$(Q)for w in hotspot spmv bfs randaccess rwshare; do \
+		$(NGEMU) bench --compare $$w $(BENCH_ARGS); \
+		echo; \
+	done
+
 check-user: tests user
 	$(Q)tools/ksft-run.sh -s user $(UTESTS)
 

@@ -16,7 +16,7 @@
 #include "util.h"
 
 enum key_type { K_UINT, K_SIZE, K_DOUBLE, K_BOOL, K_PLACE, K_SCHED,
-		K_BACKEND };
+		K_BACKEND, K_COHER, K_REPL };
 
 struct key {
 	const char *name;
@@ -58,6 +58,10 @@ static const struct key keys[] = {
 	{ "inject", K_BOOL, F(inject), 0, 0, "inject remote costs as real delays" },
 	{ "inject-batch", K_DOUBLE, F(inject_batch_us), 0.1, 1e6, "owed delay before a spin, us" },
 	{ "shared", K_SIZE, F(shared_bytes), 0, 1 << 24, "shared memory per block, bytes" },
+	{ "rdc-size", K_SIZE, F(rdc_size), 0, (double)(1ULL << 40), "CARVE remote data cache per GPU, carved out of its memory (0: off)" },
+	{ "coherence", K_COHER, F(coherence), 0, 0, "RDC coherence: none, swc, hwc" },
+	{ "imst-reset", K_DOUBLE, F(imst_reset), 0, 1, "HWC: probability a local write resets the IMST to private" },
+	{ "replicate", K_REPL, F(replicate), 0, 0, "page replication baseline: none, ro (read-only shared pages), all (ideal)" },
 };
 
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -74,6 +78,23 @@ static const char *const sched_names[] = {
 static const char *const backend_names[] = {
 	[NG_MEM_AUTO] = "auto", [NG_MEM_USER] = "user", [NG_MEM_KMOD] = "kmod",
 };
+
+static const char *const coher_names[] = {
+	[NG_COH_NONE] = "none", [NG_COH_SWC] = "swc", [NG_COH_HWC] = "hwc",
+};
+static const char *const repl_names[] = {
+	[NG_REPL_NONE] = "none", [NG_REPL_RO] = "ro", [NG_REPL_ALL] = "all",
+};
+
+const char *ng_coherence_name(enum ng_coherence c)
+{
+	return (unsigned int)c < 3 ? coher_names[c] : "?";
+}
+
+const char *ng_replicate_name(enum ng_replicate r)
+{
+	return (unsigned int)r < 3 ? repl_names[r] : "?";
+}
 
 const char *ng_placement_name(enum ng_placement p)
 {
@@ -128,6 +149,7 @@ int ng_config_preset(struct ng_config *c, const char *name, char *err,
 		.placement = NG_PLACE_FIRST_TOUCH, .fgp_granularity = 256,
 		.sched = NG_SCHED_BATCH, .backend = NG_MEM_AUTO,
 		.seed = 1, .inject_batch_us = 20, .shared_bytes = 48 << 10,
+		.coherence = NG_COH_HWC, .imst_reset = 0.01,
 	};
 
 	if (!name || !ng_config_preset_desc(name)) {
@@ -364,6 +386,24 @@ int ng_config_set(struct ng_config *c, const char *key, const char *value,
 		}
 		c->backend = (enum ng_mem_backend)v;
 		break;
+	case K_COHER:
+		v = parse_enum(value, coher_names, 3);
+		if (v < 0) {
+			ng_seterr(err, errlen,
+				  "%s: '%s' is not none, swc or hwc", key, value);
+			return -EINVAL;
+		}
+		c->coherence = (enum ng_coherence)v;
+		break;
+	case K_REPL:
+		v = parse_enum(value, repl_names, 3);
+		if (v < 0) {
+			ng_seterr(err, errlen,
+				  "%s: '%s' is not none, ro or all", key, value);
+			return -EINVAL;
+		}
+		c->replicate = (enum ng_replicate)v;
+		break;
 	}
 	return 0;
 }
@@ -471,6 +511,18 @@ int ng_config_validate(const struct ng_config *c, char *err, size_t errlen)
 			  c->place_node, c->gpus);
 		return -EINVAL;
 	}
+	if (c->rdc_size && (c->rdc_size % c->line ||
+			    c->rdc_size >= c->mem_per_gpu)) {
+		ng_seterr(err, errlen,
+			  "rdc-size: %llu must be whole lines (%u B) and less than mem-per-gpu",
+			  (unsigned long long)c->rdc_size, c->line);
+		return -EINVAL;
+	}
+	if (c->rdc_size && c->replicate != NG_REPL_NONE) {
+		ng_seterr(err, errlen,
+			  "rdc-size and replicate are separate systems: use one of them");
+		return -EINVAL;
+	}
 	if (c->mem_per_gpu % c->page) {
 		ng_seterr(err, errlen, "mem-per-gpu must be a multiple of page");
 		return -EINVAL;
@@ -538,6 +590,12 @@ void ng_config_print(const struct ng_config *c, FILE *out)
 			break;
 		case K_BACKEND:
 			snprintf(val, sizeof(val), "%s", ng_mem_backend_name(c->backend));
+			break;
+		case K_COHER:
+			snprintf(val, sizeof(val), "%s", ng_coherence_name(c->coherence));
+			break;
+		case K_REPL:
+			snprintf(val, sizeof(val), "%s", ng_replicate_name(c->replicate));
 			break;
 		}
 		fprintf(out, "%-16s = %-10s # %s\n", k->name, val, k->help);

@@ -15,6 +15,9 @@
 extern const struct ng_component_ops ng_l2_ops;
 extern const struct ng_component_ops ng_link_ops;
 extern const struct ng_component_ops ng_mem_ops;
+extern const struct ng_component_ops ng_rdc_ops;
+extern const struct ng_component_ops ng_rdc_hwc_ops;
+extern const struct ng_component_ops ng_repl_ops;
 
 /* Requests' worth of capacity an SM takes from a bin at once. */
 #define NG_BATCH	16
@@ -74,9 +77,17 @@ int ng_model_init(struct ng_model *m, const struct ng_config *cfg,
 		if (shift > m->max_shift)
 			m->max_shift = shift;
 	}
+	/* software replication runs first: it decides where a line is read */
+	if (cfg->replicate == NG_REPL_RO)
+		m->ops[m->ncomp++] = &ng_repl_ops;
+	m->ideal = cfg->replicate == NG_REPL_ALL;
 	/* the baseline pipeline: remote lines may hit the L2 first */
 	if (cfg->l2_size)
 		m->ops[m->ncomp++] = &ng_l2_ops;
+	/* CARVE: an L2 miss to a remote line looks in the RDC */
+	if (cfg->rdc_size)
+		m->ops[m->ncomp++] = cfg->coherence == NG_COH_HWC ?
+				     &ng_rdc_hwc_ops : &ng_rdc_ops;
 	m->ops[m->ncomp++] = &ng_link_ops;
 	m->ops[m->ncomp++] = &ng_mem_ops;
 	m->mem_line_dur = ng_cost(m, ng_res_mem(m, 0), cfg->line);
@@ -138,6 +149,7 @@ int ng_sm_init(struct ng_sm *sm, struct ng_model *m, unsigned int gpu,
 	sm->space_base = (uintptr_t)m->space->base;
 	sm->loc = m->space->loc;
 	sm->page_shift = m->space->page_shift;
+	sm->rng = (m->cfg->seed + 1) * 0x9e3779b97f4a7c15ULL ^ (id + 1);
 	if (!sm->ring || !sm->win || !sm->shared) {
 		ng_sm_fini(sm);
 		return -ENOMEM;
@@ -278,6 +290,10 @@ void ng_model_access_pipeline(struct ng_sm *sm, struct ng_req *r)
 	if (sm->ring[slot] > t)
 		t = sm->ring[slot];
 	r->t = t;
+	if (m->repl || m->ideal) {
+		ng_repl_redirect(m, sm, r);
+		local = r->home == r->gpu;
+	}
 	sm->ctr.v[r->home == r->gpu ? NG_CTR_LOCAL :
 		  r->home == NG_HOME_HOST ? NG_CTR_HOST : NG_CTR_REMOTE]++;
 	for (i = 0; i < n; i++) {

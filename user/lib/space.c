@@ -110,6 +110,43 @@ static void place_real(struct ng_space *s, void *addr, uint64_t len,
 		    MPOL_MF_MOVE);
 }
 
+int ng_space_carve(struct ng_space *s, unsigned int gpu, uint64_t bytes,
+		   void **out, char *err, size_t errlen)
+{
+	uint64_t per_gpu = s->ngpus ? (s->capacity + s->carved) / s->ngpus : 0;
+	void *p;
+
+	*out = NULL;
+	if (gpu >= s->ngpus || bytes >= per_gpu || bytes > s->capacity) {
+		ng_seterr(err, errlen,
+			  "a carve-out of %llu bytes does not fit in GPU %u's memory",
+			  (unsigned long long)bytes, gpu);
+		return -EINVAL;
+	}
+	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED) {
+		ng_seterr(err, errlen, "cannot map a carve-out of %llu bytes: %s",
+			  (unsigned long long)bytes, strerror(errno));
+		return -ENOMEM;
+	}
+	/* on the GPU's own node, as the user backend places its pages */
+	place_real(s, p, bytes, gpu);
+	s->capacity -= bytes;
+	s->carved += bytes;
+	*out = p;
+	return 0;
+}
+
+void ng_space_uncarve(struct ng_space *s, void *p, uint64_t bytes)
+{
+	if (!p)
+		return;
+	munmap(p, bytes);
+	s->capacity += bytes;
+	s->carved -= bytes;
+}
+
 unsigned int ng_space_first_touch(struct ng_space *s, uint64_t off,
 				  unsigned int gpu)
 {
@@ -188,6 +225,7 @@ int ng_malloc(struct ng_space *s, struct ng_buf *b, uint64_t size,
 	uint64_t group = page * s->ngpus;
 	uint64_t span, pg0, np;
 	bool host = o->place == NG_PLACE_HOST;
+	struct ng_alloc_opts fb;
 	void *p;
 
 	memset(b, 0, sizeof(*b));
@@ -201,6 +239,15 @@ int ng_malloc(struct ng_space *s, struct ng_buf *b, uint64_t size,
 			  "%llu bytes do not fit in the emulated address space",
 			  (unsigned long long)size);
 		return -ENOMEM;
+	}
+	if (!host && s->carved && s->allocated + span > s->capacity &&
+	    s->allocated + span <= s->capacity + s->carved) {
+		/* it fitted before the carve-out: host memory instead */
+		fb = *o;
+		fb.place = NG_PLACE_HOST;
+		o = &fb;
+		host = true;
+		s->fallback += span;
 	}
 	if (!host && s->allocated + span > s->capacity) {
 		ng_seterr(err, errlen,
@@ -295,6 +342,8 @@ int ng_malloc(struct ng_space *s, struct ng_buf *b, uint64_t size,
 		s->host_allocated += span;
 	else
 		s->allocated += span;
+	if (s->allocated + s->host_allocated > s->peak)
+		s->peak = s->allocated + s->host_allocated;
 	return 0;
 }
 

@@ -10,11 +10,13 @@
 #include "util.h"
 
 extern const struct ng_workload ng_wl_triad, ng_wl_local_stream,
-	ng_wl_remote_stream, ng_wl_pointer_chase;
+	ng_wl_remote_stream, ng_wl_pointer_chase, ng_wl_rwshare,
+	ng_wl_randaccess, ng_wl_hotspot, ng_wl_spmv, ng_wl_bfs;
 
 const struct ng_workload *const ng_workloads[] = {
 	&ng_wl_triad, &ng_wl_local_stream, &ng_wl_remote_stream,
-	&ng_wl_pointer_chase, NULL,
+	&ng_wl_pointer_chase, &ng_wl_rwshare, &ng_wl_randaccess,
+	&ng_wl_hotspot, &ng_wl_spmv, &ng_wl_bfs, NULL,
 };
 
 const struct ng_workload *ng_workload_find(const char *name)
@@ -56,6 +58,8 @@ int ng_bench_run(struct ng_system *sys, const struct ng_workload *wl,
 	struct ng_bench_opts oo = *o;
 	uint64_t need, avail;
 	const struct ng_counters *t;
+	struct ng_space *sp;
+	uint64_t base, fb0;
 	int ret;
 
 	memset(r, 0, sizeof(*r));
@@ -87,10 +91,35 @@ int ng_bench_run(struct ng_system *sys, const struct ng_workload *wl,
 	r->iters = oo.iters;
 	r->ngpus = cfg->gpus;
 	r->threads = ng_system_threads(sys) ? ng_system_threads(sys) : 1;
+	sp = ng_system_space(sys);
+	base = sp->allocated + sp->host_allocated;
+	fb0 = sp->fallback;
+	sp->peak = base;
 	ret = wl->run(sys, &oo, r, err, errlen);
 	if (ret)
 		return ret;
 	t = &r->total;
+	r->footprint = sp->peak - base;
+	r->carve_bytes = sp->carved;
+	r->fallback_bytes = sp->fallback - fb0;
+	r->repl_bytes = t->v[NG_CTR_REPL_PAGES] << sp->page_shift;
+	/*
+	 * CARVE's cost is its carve-out, a share of device memory (the
+	 * paper's 1.5-12.5%); replication's is the replicas, a growth of the
+	 * footprint (the paper's 2.4x on average).
+	 */
+	r->mem_overhead = r->carve_bytes ?
+			  frac(r->carve_bytes, sp->capacity + sp->carved) :
+			  frac(r->repl_bytes, r->footprint);
+	r->rdc_hit_rate = frac(t->v[NG_CTR_RDC_HIT],
+			       t->v[NG_CTR_RDC_HIT] + t->v[NG_CTR_RDC_MISS]);
+	{
+		uint64_t cached = t->v[NG_CTR_L2_HIT] + t->v[NG_CTR_RDC_HIT];
+		uint64_t rem = t->v[NG_CTR_REMOTE] + t->v[NG_CTR_HOST];
+
+		r->link_frac = frac(rem > cached ? rem - cached : 0,
+				    t->v[NG_CTR_REQ]);
+	}
 	r->local_frac = frac(t->v[NG_CTR_LOCAL], t->v[NG_CTR_REQ]);
 	r->remote_frac = frac(t->v[NG_CTR_REMOTE], t->v[NG_CTR_REQ]);
 	r->host_frac = frac(t->v[NG_CTR_HOST], t->v[NG_CTR_REQ]);

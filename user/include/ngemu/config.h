@@ -32,6 +32,20 @@ enum ng_sched_kind {
 	NG_SCHED_CODA,		/* CODA affinity */
 };
 
+/* Coherence of the remote data cache (CARVE section IV-B). */
+enum ng_coherence {
+	NG_COH_NONE,		/* no coherence: an upper bound, stale data possible */
+	NG_COH_SWC,		/* software: epoch bump at every kernel boundary */
+	NG_COH_HWC,		/* hardware: GPU-VI write-invalidate, IMST filtered */
+};
+
+/* Software page replication baselines (CARVE section II / Fig 5). */
+enum ng_replicate {
+	NG_REPL_NONE,		/* NUMA-GPU: L2 caching only */
+	NG_REPL_RO,		/* + a local copy of read-only shared pages */
+	NG_REPL_ALL,		/* ideal: every access local, no coherence cost */
+};
+
 enum ng_mem_backend {
 	NG_MEM_AUTO,
 	NG_MEM_USER,
@@ -70,6 +84,11 @@ struct ng_config {
 	bool inject;			/* remote costs become real delays */
 	double inject_batch_us;		/* spin only once this much is owed */
 	uint64_t shared_bytes;		/* shared memory per block */
+	/* CARVE (model_rdc.c): RDC carved out of each GPU's memory */
+	uint64_t rdc_size;		/* per GPU; 0: no RDC */
+	enum ng_coherence coherence;	/* of the RDC */
+	double imst_reset;		/* HWC: chance a local write resets to private */
+	enum ng_replicate replicate;	/* software replication baseline */
 };
 
 /* Fill @cfg from a named preset ("carve", "dualopt", "rec", "coda"). */
@@ -109,6 +128,8 @@ void ng_config_print(const struct ng_config *cfg, FILE *out);
 const char *ng_placement_name(enum ng_placement p);
 const char *ng_sched_name(enum ng_sched_kind s);
 const char *ng_mem_backend_name(enum ng_mem_backend b);
+const char *ng_coherence_name(enum ng_coherence c);
+const char *ng_replicate_name(enum ng_replicate r);
 
 /*
  * The configuration a command line asks for: preset (--system NAME,

@@ -28,6 +28,20 @@
 	X(L2_EVICT,	"l2",	"evictions",	"valid lines replaced")	\
 	X(L2_WUPD,	"l2",	"write_updates", "cached lines updated by own stores") \
 	X(L2_INVAL,	"l2",	"invalidations", "lines dropped at kernel boundaries") \
+	X(RDC_HIT,	"rdc",	"hits",		"remote loads served by the RDC") \
+	X(RDC_MISS,	"rdc",	"misses",	"remote loads missing the RDC") \
+	X(RDC_FILL,	"rdc",	"fills",	"remote lines inserted in the RDC") \
+	X(RDC_EVICT,	"rdc",	"evictions",	"valid RDC lines replaced") \
+	X(RDC_WUPD,	"rdc",	"write_updates", "RDC lines updated by own stores") \
+	X(RDC_INVAL,	"rdc",	"invalidations", "RDC lines dropped by HWC invalidates") \
+	X(RDC_FLUSH,	"rdc",	"epoch_flushed", "valid RDC lines dropped by SWC epochs") \
+	X(INV_MSGS,	"hwc",	"inv_msgs",	"write-invalidate messages broadcast") \
+	X(INV_BYTES,	"hwc",	"inv_bytes",	"link bytes of write-invalidates") \
+	X(IMST_RESET,	"hwc",	"imst_resets",	"IMST entries reset to private") \
+	X(REPL_HIT,	"repl",	"local_hits",	"remote loads served by a local replica") \
+	X(REPL_PAGES,	"repl",	"pages",	"pages replicated") \
+	X(REPL_BYTES,	"repl",	"copy_bytes",	"link bytes copying replicas") \
+	X(REPL_COLLAPSE, "repl", "collapses",	"replicated pages collapsed by a write") \
 	X(LINK_TX,	"link",	"tx_bytes",	"bytes this GPU sent over links") \
 	X(LINK_RX,	"link",	"rx_bytes",	"bytes this GPU received over links") \
 	X(HOST_BYTES,	"link",	"host_bytes",	"bytes over the CPU-GPU link") \

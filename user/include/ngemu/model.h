@@ -38,6 +38,7 @@ typedef uint64_t ng_ticks;
 enum ng_op { NG_OP_LOAD, NG_OP_STORE, NG_OP_ATOMIC };
 
 #define NG_REQ_FILL	1u	/* a cache above wants the line on the way back */
+#define NG_REQ_RDC_FILL	2u	/* the RDC wants it too */
 
 /* One line request, as the coalescer emits it. */
 struct ng_req {
@@ -118,6 +119,12 @@ struct ng_model {
 	unsigned int mlp;
 	ng_ticks mem_latency;
 	ng_ticks mem_line_dur;
+	/*
+	 * Software replication (model_rdc.c): runs before a request is
+	 * counted and may serve it from a local copy (r->home = r->gpu).
+	 */
+	void *repl;
+	bool ideal;
 };
 
 static inline unsigned int ng_res_mem(const struct ng_model *m, unsigned int g)
@@ -170,6 +177,7 @@ struct ng_sm {
 	double inj_owed_ns;
 	void *shared;			/* block shared memory */
 	uint64_t nreq_total;		/* for model throughput */
+	uint64_t rng;			/* xorshift state (IMST resets) */
 	double busy_s;			/* wall time running blocks */
 };
 
@@ -300,6 +308,9 @@ static inline void ng_model_access(struct ng_sm *sm, struct ng_req *r)
 	/* core.requests is local + remote + host, derived when read */
 	sm->ctr.v[NG_CTR_LOCAL]++;
 }
+
+/* Replication baselines: redirect a request to a local copy if any. */
+void ng_repl_redirect(struct ng_model *m, struct ng_sm *sm, struct ng_req *r);
 
 /* Spin off owed injected delay once a batch is due. */
 void ng_inject_settle(struct ng_sm *sm, bool force);

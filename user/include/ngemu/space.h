@@ -50,6 +50,10 @@ struct ng_space {
 	_Atomic uint8_t *loc;		/* the location table */
 	uint64_t npages;
 	struct ng_kmod *kmod;		/* kmod backend state, else NULL */
+	/* CARVE: the RDCs' carve-outs, taken from the device capacity */
+	uint64_t carved;
+	uint64_t fallback;		/* buffer bytes placed in host memory instead */
+	uint64_t peak;			/* most device + host bytes allocated */
 };
 
 /* A buffer: @ptr is its device address (usable by the CPU as is). */
@@ -94,6 +98,16 @@ void ng_space_fini(struct ng_space *s);
 int ng_malloc(struct ng_space *s, struct ng_buf *b, uint64_t size,
 	      const struct ng_alloc_opts *o, char *err, size_t errlen);
 void ng_free(struct ng_space *s, struct ng_buf *b);
+
+/*
+ * Carve @bytes out of @gpu's memory for its RDC: the capacity left for
+ * buffers shrinks by as much (buffers that no longer fit then fall back
+ * to host memory, counted in s->fallback) and the carve-out's pages are
+ * placed on the GPU's node. The carve-out is not device-addressable.
+ */
+int ng_space_carve(struct ng_space *s, unsigned int gpu, uint64_t bytes,
+		   void **out, char *err, size_t errlen);
+void ng_space_uncarve(struct ng_space *s, void *p, uint64_t bytes);
 
 /* Resolve a first touch of the page at @off by @gpu; returns the home. */
 unsigned int ng_space_first_touch(struct ng_space *s, uint64_t off,

@@ -8,6 +8,9 @@
  *   local-stream   GPU 0 streams its own memory    -> local-bw
  *   remote-stream  GPU 0 streams GPU 1's memory    -> link-bw
  *   pointer-chase  GPU 0 chases pointers in GPU 1  -> remote load latency
+ *
+ * The CARVE workloads (rwshare, randaccess, hotspot, spmv, bfs; see
+ * Documentation/carve.rst) fill the CARVE fields of the result too.
  */
 #ifndef NGEMU_WORKLOADS_H
 #define NGEMU_WORKLOADS_H
@@ -52,6 +55,14 @@ struct ng_bench_result {
 	struct ng_counters total, gpu[NG_MAX_GPUS];
 	double local_frac, remote_frac, host_frac, l2_hit_rate;
 	uint64_t link_bytes;
+	/* CARVE and the replication baselines (compare tables) */
+	double link_frac;		/* requests served over a link */
+	double rdc_hit_rate;		/* RDC hits / lookups */
+	uint64_t footprint;		/* bytes the workload allocated, at most */
+	uint64_t carve_bytes;		/* RDC carve-outs, all GPUs */
+	uint64_t fallback_bytes;	/* buffers pushed to host memory by them */
+	uint64_t repl_bytes;		/* memory of read-only page replicas */
+	double mem_overhead;		/* (carve or replicas) / footprint */
 	/* kmod backend: the module's placement against the model's */
 	bool kmod;
 	struct ng_kmod_check placement;

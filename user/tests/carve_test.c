@@ -1,0 +1,567 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CARVE: the ECC sidecar's packing, the IMST state machine, the RDC
+ * (remote lines only, write-through, epochs and their roll-over, HWC
+ * invalidations) driven request by request through a model, each
+ * coherence mode on the read-write sharing workload, the replication
+ * baselines, the carve-out's host fallback, and the report's arithmetic.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+
+#include "ngemu/config.h"
+#include "ngemu/kernel.h"
+#include "ngemu/model.h"
+#include "ngemu/rdc.h"
+#include "ngemu/sidecar.h"
+#include "ngemu/space.h"
+#include "ngemu/system.h"
+#include "ngemu/workloads.h"
+
+/* ---- sidecar ------------------------------------------------------ */
+
+static void roundtrip(struct __test_metadata *_metadata,
+		      const struct ng_sidecar *in)
+{
+	struct ng_sidecar out;
+	uint64_t w = ng_sc_pack(in);
+
+	EXPECT_EQ(0, w >> NG_SC_BITS);		/* within the 56 spare bits */
+	ng_sc_unpack(w, &out);
+	EXPECT_EQ(in->tag, out.tag);
+	EXPECT_EQ(in->epoch, out.epoch);
+	EXPECT_EQ(in->valid, out.valid);
+	EXPECT_EQ(in->imst, out.imst);
+}
+
+TEST(sidecar_roundtrip_every_field_at_its_limits)
+{
+	const uint64_t tags[] = { 0, 1, NG_SC_TAG_MASK >> 1, NG_SC_TAG_MASK };
+	const uint32_t epochs[] = { 0, 1, NG_SC_EPOCH_MASK - 1, NG_SC_EPOCH_MASK };
+
+	EXPECT_EQ(33, NG_SC_TAG_MAX_BITS);
+	EXPECT_EQ(NG_SC_BITS, NG_SC_TAG_SHIFT + NG_SC_TAG_MAX_BITS);
+	for (unsigned int t = 0; t < 4; t++)
+		for (unsigned int e = 0; e < 4; e++)
+			for (unsigned int v = 0; v < 2; v++)
+				for (unsigned int i = 0; i < 4; i++) {
+					struct ng_sidecar s = {
+						.tag = tags[t], .epoch = epochs[e],
+						.valid = v, .imst = i,
+					};
+
+					roundtrip(_metadata, &s);
+				}
+	/* one field at its maximum leaves the others zero */
+	{
+		struct ng_sidecar s = { .tag = NG_SC_TAG_MASK }, o;
+
+		ng_sc_unpack(ng_sc_pack(&s), &o);
+		EXPECT_EQ(0, o.epoch);
+		EXPECT_EQ(0, o.valid);
+		EXPECT_EQ(0, o.imst);
+		s = (struct ng_sidecar){ .epoch = NG_SC_EPOCH_MASK };
+		ng_sc_unpack(ng_sc_pack(&s), &o);
+		EXPECT_EQ(0, o.tag);
+		EXPECT_EQ(0, o.imst);
+		EXPECT_EQ(0, o.valid);
+		EXPECT_EQ(NG_SC_EPOCH_MASK << NG_SC_EPOCH_SHIFT, ng_sc_pack(&s));
+	}
+	/* a hit needs valid, tag and epoch, whatever the IMST copy */
+	EXPECT_TRUE(ng_sc_hit(ng_sc_line(5, 7, 3), 5, 7));
+	EXPECT_FALSE(ng_sc_hit(ng_sc_line(5, 7, 0), 5, 8));
+	EXPECT_FALSE(ng_sc_hit(ng_sc_line(5, 7, 0), 4, 7));
+	EXPECT_FALSE(ng_sc_hit(0, 0, 0));
+}
+
+TEST(sidecar_tag_bits_and_configs_that_do_not_fit)
+{
+	struct ng_config cfg;
+	struct ng_system *sys;
+	char err[512];
+
+	EXPECT_EQ(0, ng_sc_tag_bits(1024, 1024));
+	EXPECT_EQ(1, ng_sc_tag_bits(2048, 1024));
+	EXPECT_EQ(33, ng_sc_tag_bits(1ULL << 34, 2));
+	EXPECT_EQ(-1, ng_sc_tag_bits(1ULL << 35, 2));
+	EXPECT_EQ(-1, ng_sc_tag_bits(100, 0));
+	/* 2 GPUs x 4 TiB, doubled for host memory: 2^37 lines; 1 line of RDC */
+	ASSERT_EQ(0, ng_config_preset(&cfg, "carve", NULL, 0));
+	cfg.gpus = 2;
+	cfg.sms = 1;
+	cfg.deterministic = true;
+	cfg.mem_per_gpu = 4ULL << 40;
+	cfg.rdc_size = 128;
+	if (ng_system_create(&sys, &cfg, err, sizeof(err)) == -ENOMEM &&
+	    !strstr(err, "ECC")) {
+		/* the address space could not be reserved here */
+		SKIP(return, "cannot reserve the address space: %s", err);
+	}
+	EXPECT_EQ(-EINVAL, ng_system_create(&sys, &cfg, err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "56 spare ECC bits")) TH_LOG("%s", err);
+}
+
+/* ---- IMST --------------------------------------------------------- */
+
+TEST(imst_every_transition)
+{
+	/* [state][local][write] -> next, broadcast (reset not drawn) */
+	static const struct { unsigned int next; bool bcast; } want[4][2][2] = {
+		[NG_IMST_UNCACHED] = {
+			[0] = { { NG_IMST_RSHARED, false }, { NG_IMST_RWSHARED, false } },
+			[1] = { { NG_IMST_PRIVATE, false }, { NG_IMST_PRIVATE, false } },
+		},
+		[NG_IMST_PRIVATE] = {
+			[0] = { { NG_IMST_RSHARED, false }, { NG_IMST_RWSHARED, false } },
+			[1] = { { NG_IMST_PRIVATE, false }, { NG_IMST_PRIVATE, false } },
+		},
+		[NG_IMST_RSHARED] = {
+			[0] = { { NG_IMST_RSHARED, false }, { NG_IMST_RWSHARED, true } },
+			[1] = { { NG_IMST_RSHARED, false }, { NG_IMST_RWSHARED, true } },
+		},
+		[NG_IMST_RWSHARED] = {
+			[0] = { { NG_IMST_RWSHARED, false }, { NG_IMST_RWSHARED, true } },
+			[1] = { { NG_IMST_RWSHARED, false }, { NG_IMST_RWSHARED, true } },
+		},
+	};
+
+	for (unsigned int s = 0; s < 4; s++)
+		for (unsigned int l = 0; l < 2; l++)
+			for (unsigned int w = 0; w < 2; w++) {
+				bool b, b2;
+				unsigned int n = ng_imst_next(s, l, w, false, &b);
+				unsigned int r = ng_imst_next(s, l, w, true, &b2);
+
+				EXPECT_EQ(want[s][l][w].next, n)
+					TH_LOG("%s %s %s", ng_imst_name(s),
+					       l ? "local" : "remote",
+					       w ? "write" : "read");
+				EXPECT_EQ(want[s][l][w].bcast, b);
+				EXPECT_EQ(b, b2);
+				/* the 1% draw: only a local write resets, to private */
+				if (l && w) {
+					EXPECT_EQ(NG_IMST_PRIVATE, r);
+				} else {
+					EXPECT_EQ(n, r);
+				}
+			}
+}
+
+/* ---- the RDC, request by request ---------------------------------- */
+
+FIXTURE(rdc) {
+	struct ng_config cfg;
+	struct ng_space sp;
+	struct ng_model m;
+	struct ng_sm sm[3];
+	struct ng_sm *sms[3];
+	struct ng_buf x, y;	/* x homed on GPU 1, y on GPU 0 */
+	bool up;
+};
+
+FIXTURE_SETUP(rdc)
+{
+	(void)self;
+}
+
+FIXTURE_TEARDOWN(rdc)
+{
+	if (!self->up)
+		return;
+	for (unsigned int g = 0; g < self->cfg.gpus; g++)
+		ng_sm_fini(&self->sm[g]);
+	ng_free(&self->sp, &self->y);
+	ng_free(&self->sp, &self->x);
+	ng_model_fini(&self->m);
+	ng_space_fini(&self->sp);
+}
+
+static void rdc_up(struct __test_metadata *_metadata,
+		   FIXTURE_DATA(rdc) *self, enum ng_coherence coh,
+		   unsigned int gpus, double reset)
+{
+	struct ng_alloc_opts o = { .place = NG_PLACE_NODE };
+	char err[256];
+
+	ASSERT_EQ(0, ng_config_preset(&self->cfg, "carve", NULL, 0));
+	self->cfg.gpus = gpus;
+	self->cfg.sms = 1;
+	self->cfg.page = 4096;
+	self->cfg.mem_per_gpu = 16 << 20;
+	self->cfg.l2_size = 0;		/* every remote load reaches the RDC */
+	self->cfg.rdc_size = 64 << 10;
+	self->cfg.coherence = coh;
+	self->cfg.imst_reset = reset;
+	self->cfg.deterministic = true;
+	ASSERT_EQ(0, ng_space_init(&self->sp, &self->cfg, NULL, 1, err,
+				   sizeof(err))) TH_LOG("%s", err);
+	ASSERT_EQ(0, ng_model_init(&self->m, &self->cfg, &self->sp, err,
+				   sizeof(err))) TH_LOG("%s", err);
+	for (unsigned int g = 0; g < gpus; g++) {
+		ASSERT_EQ(0, ng_sm_init(&self->sm[g], &self->m, g, 0, g));
+		self->sms[g] = &self->sm[g];
+	}
+	o.node = 1;
+	ASSERT_EQ(0, ng_malloc(&self->sp, &self->x, 16 << 10, &o, err, sizeof(err)));
+	o.node = 0;
+	ASSERT_EQ(0, ng_malloc(&self->sp, &self->y, 16 << 10, &o, err, sizeof(err)));
+	self->up = true;
+	ng_model_kernel_begin(&self->m, self->sms, gpus);
+}
+
+/* One line request of @op by @sm's GPU; returns where its data came from. */
+static const void *req(struct ng_sm *sm, void *addr, unsigned int op)
+{
+	struct ng_req r = { .line = (uintptr_t)addr & ~(uintptr_t)127,
+			    .mask = ~0ULL >> 32, .op = op, .gpu = sm->gpu };
+
+	r.home = ng_home(sm->model->space, r.line, sm->gpu);
+	ng_model_access(sm, &r);
+	return r.src;
+}
+
+/* A store as ng_st does it: home memory first, then the model. */
+static void store(struct ng_sm *sm, uint32_t *p, uint32_t v)
+{
+	*p = v;
+	req(sm, p, NG_OP_STORE);
+}
+
+static uint32_t load(struct ng_sm *sm, const uint32_t *p)
+{
+	const char *src = req(sm, (void *)p, NG_OP_LOAD);
+
+	return *(const uint32_t *)(src + ((uintptr_t)p & 127));
+}
+
+TEST_F(rdc, holds_remote_lines_only_and_counts_add_up)
+{
+	uint32_t *x, *y;
+	struct ng_rdc_info info;
+	uint64_t lookups;
+
+	rdc_up(_metadata, self, NG_COH_NONE, 2, 0.01);
+	x = self->x.ptr;
+	y = self->y.ptr;
+	ASSERT_EQ(0, ng_rdc_info(&self->m, &info));
+	EXPECT_EQ(512, info.lines);
+	EXPECT_EQ(2 * (64 << 10), info.carve_bytes);
+	EXPECT_EQ(2ULL * (64 << 10), self->sp.carved);
+	/* local lines never enter the RDC, however often they are read */
+	for (unsigned int k = 0; k < 3; k++)
+		for (unsigned int i = 0; i < 4096; i += 32)
+			(void)load(&self->sm[0], &y[i]);
+	for (unsigned int i = 0; i < 4096; i += 32)
+		EXPECT_EQ(0, ng_rdc_lookup(&self->m, 0, (uintptr_t)&y[i], NULL, NULL));
+	EXPECT_EQ(0, self->sm[0].ctr.v[NG_CTR_RDC_HIT] +
+		     self->sm[0].ctr.v[NG_CTR_RDC_MISS]);
+	/* remote lines do: a miss fills, the next read hits */
+	for (unsigned int k = 0; k < 3; k++)
+		for (unsigned int i = 0; i < 4096; i += 32)
+			EXPECT_EQ(0, load(&self->sm[0], &x[i]));
+	for (unsigned int i = 0; i < 4096; i += 32)
+		EXPECT_EQ(1, ng_rdc_lookup(&self->m, 0, (uintptr_t)&x[i], NULL, NULL));
+	lookups = self->sm[0].ctr.v[NG_CTR_REMOTE];
+	EXPECT_EQ(3 * 128, lookups);
+	EXPECT_EQ(128, self->sm[0].ctr.v[NG_CTR_RDC_MISS]);
+	EXPECT_EQ(256, self->sm[0].ctr.v[NG_CTR_RDC_HIT]);
+	EXPECT_EQ(lookups, self->sm[0].ctr.v[NG_CTR_RDC_HIT] +
+			   self->sm[0].ctr.v[NG_CTR_RDC_MISS]);
+	EXPECT_EQ(128, self->sm[0].ctr.v[NG_CTR_RDC_FILL]);
+	/* the home's own reads of x are local: GPU 1's RDC stays empty */
+	(void)load(&self->sm[1], &x[0]);
+	EXPECT_EQ(0, ng_rdc_lookup(&self->m, 1, (uintptr_t)&x[0], NULL, NULL));
+}
+
+TEST_F(rdc, write_through_and_stale_copies_without_coherence)
+{
+	uint32_t *x;
+	const void *data;
+
+	rdc_up(_metadata, self, NG_COH_NONE, 2, 0.01);
+	x = self->x.ptr;
+	EXPECT_EQ(0, load(&self->sm[0], &x[5]));
+	/* GPU 0's store to the remote line: home current, its copy too */
+	store(&self->sm[0], &x[5], 42);
+	EXPECT_EQ(42, x[5]);
+	ASSERT_EQ(1, ng_rdc_lookup(&self->m, 0, (uintptr_t)x, NULL, &data));
+	EXPECT_EQ(42, ((const uint32_t *)data)[5]);
+	EXPECT_EQ(42, load(&self->sm[0], &x[5]));
+	EXPECT_EQ(1, self->sm[0].ctr.v[NG_CTR_RDC_WUPD]);
+	/* a store of a line not cached does not allocate */
+	store(&self->sm[0], &x[1000], 9);
+	EXPECT_EQ(9, x[1000]);
+	EXPECT_EQ(0, ng_rdc_lookup(&self->m, 0, (uintptr_t)&x[1000], NULL, NULL));
+	/* the home writes; with no coherence GPU 0 keeps reading its copy */
+	store(&self->sm[1], &x[5], 77);
+	EXPECT_EQ(77, x[5]);
+	ng_model_kernel_end(&self->m, self->sms, 2);
+	ng_model_kernel_begin(&self->m, self->sms, 2);
+	EXPECT_EQ(42, load(&self->sm[0], &x[5]));
+}
+
+TEST_F(rdc, swc_epochs_and_roll_over)
+{
+	uint32_t *x;
+	uint32_t e, set;
+	uint64_t sc, n;
+
+	rdc_up(_metadata, self, NG_COH_SWC, 2, 0.01);
+	x = self->x.ptr;
+	ASSERT_EQ(0, ng_rdc_epoch(&self->m, 0, &e, NULL));
+	EXPECT_EQ(0, e);
+	(void)load(&self->sm[0], &x[0]);
+	EXPECT_EQ(1, ng_rdc_lookup(&self->m, 0, (uintptr_t)x, &sc, NULL));
+	/* a boundary bumps the epoch: the copy no longer hits */
+	store(&self->sm[1], &x[0], 5);
+	ng_model_kernel_end(&self->m, self->sms, 2);
+	ng_model_kernel_begin(&self->m, self->sms, 2);
+	ASSERT_EQ(0, ng_rdc_epoch(&self->m, 0, &e, NULL));
+	EXPECT_EQ(1, e);
+	EXPECT_EQ(0, ng_rdc_lookup(&self->m, 0, (uintptr_t)x, &sc, NULL));
+	EXPECT_NE(0, sc);	/* invalid by epoch, not physically cleared */
+	EXPECT_EQ(1, self->sm[0].ctr.v[NG_CTR_RDC_FLUSH]);
+	EXPECT_EQ(5, load(&self->sm[0], &x[0]));
+	/*
+	 * Roll-over: a line inserted in epoch 0; 2^20 - 1 boundaries later
+	 * the counter is at its maximum; the next boundary wraps it to 0,
+	 * where the old line would match again: the sidecars are cleared.
+	 */
+	set = 0;
+	ASSERT_EQ(0, ng_rdc_epoch(&self->m, 0, NULL, &set));
+	(void)load(&self->sm[0], &x[64]);
+	EXPECT_EQ(1, ng_rdc_lookup(&self->m, 0, (uintptr_t)&x[64], NULL, NULL));
+	set = NG_SC_EPOCH_MASK;
+	ASSERT_EQ(0, ng_rdc_epoch(&self->m, 0, NULL, &set));
+	ng_model_kernel_end(&self->m, self->sms, 2);
+	ng_model_kernel_begin(&self->m, self->sms, 2);
+	ASSERT_EQ(0, ng_rdc_epoch(&self->m, 0, &e, NULL));
+	EXPECT_EQ(0, e);
+	EXPECT_EQ(0, ng_rdc_lookup(&self->m, 0, (uintptr_t)&x[64], &sc, NULL));
+	EXPECT_EQ(0, sc);
+	ASSERT_EQ(0, ng_rdc_valid_lines(&self->m, 0, &n));
+	EXPECT_EQ(0, n);
+	EXPECT_EQ(0, ng_rdc_lookup(&self->m, 0, (uintptr_t)x, &sc, NULL));
+	EXPECT_EQ(0, sc);
+}
+
+TEST_F(rdc, hwc_invalidates_shared_lines_only)
+{
+	uint32_t *x, *y;
+	uint64_t msgs;
+
+	rdc_up(_metadata, self, NG_COH_HWC, 3, 0.0);
+	x = self->x.ptr;	/* home GPU 1 */
+	y = self->y.ptr;	/* home GPU 0 */
+	/* private data: the home reads and writes it, no invalidates */
+	for (unsigned int i = 0; i < 4096; i += 32) {
+		(void)load(&self->sm[0], &y[i]);
+		store(&self->sm[0], &y[i], i);
+	}
+	EXPECT_EQ(NG_IMST_PRIVATE, ng_rdc_imst(&self->m, (uintptr_t)y));
+	EXPECT_EQ(0, self->sm[0].ctr.v[NG_CTR_INV_MSGS]);
+	/* read-shared: GPUs 0 and 2 read x, cached in both RDCs */
+	EXPECT_EQ(NG_IMST_UNCACHED, ng_rdc_imst(&self->m, (uintptr_t)x));
+	(void)load(&self->sm[0], &x[0]);
+	(void)load(&self->sm[2], &x[0]);
+	EXPECT_EQ(NG_IMST_RSHARED, ng_rdc_imst(&self->m, (uintptr_t)x));
+	for (unsigned int k = 0; k < 3; k++)
+		(void)load(&self->sm[2], &x[0]);
+	EXPECT_EQ(0, self->sm[2].ctr.v[NG_CTR_INV_MSGS]);
+	/* the home writes: both copies are invalidated, two messages */
+	store(&self->sm[1], &x[0], 11);
+	msgs = self->sm[1].ctr.v[NG_CTR_INV_MSGS];
+	EXPECT_EQ(2, msgs);
+	EXPECT_EQ(2, self->sm[1].ctr.v[NG_CTR_RDC_INVAL]);
+	EXPECT_EQ(2 * self->cfg.flit, self->sm[1].ctr.v[NG_CTR_INV_BYTES]);
+	EXPECT_EQ(NG_IMST_RWSHARED, ng_rdc_imst(&self->m, (uintptr_t)x));
+	EXPECT_EQ(0, ng_rdc_lookup(&self->m, 0, (uintptr_t)x, NULL, NULL));
+	EXPECT_EQ(0, ng_rdc_lookup(&self->m, 2, (uintptr_t)x, NULL, NULL));
+	/* no kernel boundary needed: the next reads see the new value */
+	EXPECT_EQ(11, load(&self->sm[0], &x[0]));
+	EXPECT_EQ(11, load(&self->sm[2], &x[0]));
+	/* a remote writer: the other remote copy goes, the writer's stays */
+	store(&self->sm[0], &x[0], 12);
+	EXPECT_EQ(12, x[0]);
+	EXPECT_EQ(1, self->sm[0].ctr.v[NG_CTR_INV_MSGS]);
+	EXPECT_EQ(1, ng_rdc_lookup(&self->m, 0, (uintptr_t)x, NULL, NULL));
+	EXPECT_EQ(0, ng_rdc_lookup(&self->m, 2, (uintptr_t)x, NULL, NULL));
+	EXPECT_EQ(12, load(&self->sm[0], &x[0]));
+	/* with imst-reset 0 a local write never returns it to private */
+	for (unsigned int k = 0; k < 50; k++)
+		store(&self->sm[1], &x[0], k);
+	EXPECT_EQ(NG_IMST_RWSHARED, ng_rdc_imst(&self->m, (uintptr_t)x));
+	EXPECT_EQ(0, self->sm[1].ctr.v[NG_CTR_IMST_RESET]);
+}
+
+TEST_F(rdc, hwc_probabilistic_return_to_private)
+{
+	uint32_t *x;
+
+	rdc_up(_metadata, self, NG_COH_HWC, 2, 1.0);
+	x = self->x.ptr;
+	(void)load(&self->sm[0], &x[0]);
+	EXPECT_EQ(NG_IMST_RSHARED, ng_rdc_imst(&self->m, (uintptr_t)x));
+	/* imst-reset 1: the local write broadcasts, then resets */
+	store(&self->sm[1], &x[0], 3);
+	EXPECT_EQ(NG_IMST_PRIVATE, ng_rdc_imst(&self->m, (uintptr_t)x));
+	EXPECT_EQ(1, self->sm[1].ctr.v[NG_CTR_INV_MSGS]);
+	EXPECT_EQ(1, self->sm[1].ctr.v[NG_CTR_IMST_RESET]);
+	EXPECT_EQ(3, load(&self->sm[0], &x[0]));
+}
+
+/* ---- whole workloads ---------------------------------------------- */
+
+static int run_wl(const char *name, const char *const *kv,
+		  struct ng_bench_result *r, char *err, size_t errlen)
+{
+	struct ng_config cfg;
+	struct ng_system *sys;
+	struct ng_bench_opts o = { 0 };
+	int ret;
+
+	if (ng_config_preset(&cfg, "carve", err, errlen))
+		return -EINVAL;
+	cfg.sms = 1;
+	cfg.page = 64 << 10;
+	cfg.l2_size = 256 << 10;
+	cfg.mem_per_gpu = 64 << 20;
+	cfg.deterministic = true;
+	for (; kv && kv[0]; kv += 2)
+		if (ng_config_set(&cfg, kv[0], kv[1], err, errlen))
+			return -EINVAL;
+	ret = ng_system_create(&sys, &cfg, err, errlen);
+	if (ret)
+		return ret;
+	ret = ng_bench_run(sys, ng_workload_find(name), &o, r, err, errlen);
+	ng_system_destroy(sys);
+	return ret;
+}
+
+TEST(rwshare_fails_without_coherence_and_verifies_with_it)
+{
+	static const char *const none[] = { "rdc-size", "4M", "coherence", "none", NULL };
+	static const char *const swc[] = { "rdc-size", "4M", "coherence", "swc", NULL };
+	static const char *const hwc[] = { "rdc-size", "4M", "coherence", "hwc", NULL };
+	static const char *const ro[] = { "replicate", "ro", NULL };
+	static const char *const all[] = { "replicate", "all", NULL };
+	struct ng_bench_result *r = calloc(1, sizeof(*r));
+	char err[512];
+
+	ASSERT_NE(NULL, r);
+	ASSERT_EQ(0, run_wl("rwshare", none, r, err, sizeof(err))) TH_LOG("%s", err);
+	EXPECT_FALSE(r->verified);
+	EXPECT_NE(NULL, strstr(r->verify, "stale data")) TH_LOG("%s", r->verify);
+	EXPECT_LT(0, r->total.v[NG_CTR_RDC_HIT]);
+	ASSERT_EQ(0, run_wl("rwshare", swc, r, err, sizeof(err))) TH_LOG("%s", err);
+	EXPECT_TRUE(r->verified) TH_LOG("%s", r->verify);
+	EXPECT_LT(0, r->total.v[NG_CTR_RDC_FLUSH]);
+	ASSERT_EQ(0, run_wl("rwshare", hwc, r, err, sizeof(err))) TH_LOG("%s", err);
+	EXPECT_TRUE(r->verified) TH_LOG("%s", r->verify);
+	EXPECT_LT(0, r->total.v[NG_CTR_INV_MSGS]);
+	ASSERT_EQ(0, run_wl("rwshare", ro, r, err, sizeof(err))) TH_LOG("%s", err);
+	EXPECT_TRUE(r->verified) TH_LOG("%s", r->verify);
+	EXPECT_LT(0, r->total.v[NG_CTR_REPL_COLLAPSE]);
+	ASSERT_EQ(0, run_wl("rwshare", all, r, err, sizeof(err))) TH_LOG("%s", err);
+	EXPECT_TRUE(r->verified) TH_LOG("%s", r->verify);
+	EXPECT_EQ(0, r->total.v[NG_CTR_REMOTE]);
+	free(r);
+}
+
+TEST(report_adds_up_and_carve_falls_back_to_host)
+{
+	static const char *const hwc[] = { "rdc-size", "4M", "coherence", "hwc",
+					   "mem-per-gpu", "4M", "rdc-size", "1M",
+					   NULL };
+	struct ng_bench_result *r = calloc(1, sizeof(*r));
+	const struct ng_counters *t;
+	struct ng_bench_opts o = { .size = 2 << 20 };
+	struct ng_config cfg;
+	struct ng_system *sys;
+	char err[512];
+
+	ASSERT_NE(NULL, r);
+	/* spmv, 2 MiB x: lookups are the L2's misses, hits + misses add up */
+	ASSERT_EQ(0, ng_config_preset(&cfg, "carve", NULL, 0));
+	cfg.sms = 1;
+	cfg.page = 64 << 10;
+	cfg.l2_size = 256 << 10;
+	cfg.mem_per_gpu = 64 << 20;
+	cfg.rdc_size = 4 << 20;
+	cfg.deterministic = true;
+	ASSERT_EQ(0, ng_system_create(&sys, &cfg, err, sizeof(err))) TH_LOG("%s", err);
+	ASSERT_EQ(0, ng_bench_run(sys, ng_workload_find("spmv"), &o, r, err,
+				  sizeof(err))) TH_LOG("%s", err);
+	ng_system_destroy(sys);
+	t = &r->total;
+	EXPECT_TRUE(r->verified) TH_LOG("%s", r->verify);
+	EXPECT_EQ(t->v[NG_CTR_L2_MISS], t->v[NG_CTR_RDC_HIT] + t->v[NG_CTR_RDC_MISS]);
+	EXPECT_EQ(t->v[NG_CTR_RDC_MISS], t->v[NG_CTR_RDC_FILL]);
+	EXPECT_EQ(t->v[NG_CTR_REQ], t->v[NG_CTR_LOCAL] + t->v[NG_CTR_REMOTE] +
+				    t->v[NG_CTR_HOST]);
+	EXPECT_EQ(t->v[NG_CTR_REQ], t->v[NG_CTR_REQ_LOAD] + t->v[NG_CTR_REQ_STORE] +
+				    t->v[NG_CTR_REQ_ATOMIC]);
+	EXPECT_LT(0.5, r->rdc_hit_rate);
+	EXPECT_LT(r->link_frac, r->remote_frac);
+	EXPECT_EQ(4ULL * (4 << 20), r->carve_bytes);
+	EXPECT_EQ(0, r->fallback_bytes);
+	/*
+	 * 4 GPUs x 4 MiB with 1 MiB carved out of each: 12 MiB for buffers.
+	 * hotspot's three 5 MiB grids no longer all fit: the last goes to host.
+	 */
+	o.size = 5 << 20;
+	ASSERT_EQ(0, ng_config_preset(&cfg, "carve", NULL, 0));
+	cfg.sms = 1;
+	cfg.page = 64 << 10;
+	cfg.l2_size = 256 << 10;
+	cfg.deterministic = true;
+	for (const char *const *kv = hwc; kv[0]; kv += 2)
+		ASSERT_EQ(0, ng_config_set(&cfg, kv[0], kv[1], err, sizeof(err)));
+	o.iters = 2;
+	ASSERT_EQ(0, ng_system_create(&sys, &cfg, err, sizeof(err))) TH_LOG("%s", err);
+	ASSERT_EQ(0, ng_bench_run(sys, ng_workload_find("hotspot"), &o, r, err,
+				  sizeof(err))) TH_LOG("%s", err);
+	ng_system_destroy(sys);
+	EXPECT_TRUE(r->verified) TH_LOG("%s", r->verify);
+	EXPECT_EQ(5 << 20, r->fallback_bytes);
+	EXPECT_LT(0, r->total.v[NG_CTR_HOST]);
+	free(r);
+}
+
+TEST(every_carve_workload_verifies_under_hwc)
+{
+	static const char *const hwc[] = { "rdc-size", "4M", "coherence", "hwc", NULL };
+	static const char *const names[] = { "randaccess", "hotspot", "spmv", "bfs" };
+	struct ng_bench_result *r = calloc(1, sizeof(*r));
+	char err[512];
+
+	ASSERT_NE(NULL, r);
+	for (unsigned int i = 0; i < 4; i++) {
+		struct ng_config cfg;
+		struct ng_system *sys;
+		struct ng_bench_opts o = { .size = 1 << 20, .iters = 2 };
+
+		ASSERT_EQ(0, ng_config_preset(&cfg, "carve", NULL, 0));
+		cfg.sms = 1;
+		cfg.page = 64 << 10;
+		cfg.l2_size = 256 << 10;
+		cfg.mem_per_gpu = 64 << 20;
+		cfg.deterministic = true;
+		for (const char *const *kv = hwc; kv[0]; kv += 2)
+			ASSERT_EQ(0, ng_config_set(&cfg, kv[0], kv[1], err, sizeof(err)));
+		ASSERT_EQ(0, ng_system_create(&sys, &cfg, err, sizeof(err)));
+		ASSERT_EQ(0, ng_bench_run(sys, ng_workload_find(names[i]), &o, r,
+					  err, sizeof(err))) TH_LOG("%s: %s", names[i], err);
+		ng_system_destroy(sys);
+		EXPECT_TRUE(r->verified) TH_LOG("%s: %s", names[i], r->verify);
+		EXPECT_EQ(r->total.v[NG_CTR_L2_MISS],
+			  r->total.v[NG_CTR_RDC_HIT] + r->total.v[NG_CTR_RDC_MISS]);
+	}
+	free(r);
+}
+
+TEST_HARNESS_MAIN
