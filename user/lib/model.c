@@ -147,6 +147,8 @@ int ng_sm_init(struct ng_sm *sm, struct ng_model *m, unsigned int gpu,
 	sm->line_words = m->cfg->line / 4;
 	sm->local_inline = m->local_inline;
 	sm->space_base = (uintptr_t)m->space->base;
+	/* kmod: GPU g reaches memory through its own view (space.h) */
+	sm->view_delta = (uintptr_t)(gpu * m->space->view_stride);
 	sm->loc = m->space->loc;
 	sm->page_shift = m->space->page_shift;
 	sm->rng = (m->cfg->seed + 1) * 0x9e3779b97f4a7c15ULL ^ (id + 1);

@@ -175,7 +175,7 @@ static bool l2_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 		/* write-through: refresh our copy's words from the home */
 		if (e >= 0) {
 			unsigned char *d = data_of(l, lc, set, e);
-			const unsigned char *h = (const unsigned char *)r->line;
+			const unsigned char *h = (const unsigned char *)(r->line + sm->view_delta);
 
 			for (uint64_t mk = r->mask; mk; mk &= mk - 1) {
 				unsigned int w = (unsigned int)__builtin_ctzll(mk);

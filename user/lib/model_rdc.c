@@ -304,7 +304,7 @@ static bool rdc_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 		/* write-through: our copy takes the words the home now has */
 		if (ng_sc_hit(w, tag, rc->epoch)) {
 			unsigned char *dd = data_of(d, rc, slot);
-			const unsigned char *h = (const unsigned char *)r->line;
+			const unsigned char *h = (const unsigned char *)(r->line + sm->view_delta);
 
 			for (uint64_t mk = r->mask; mk; mk &= mk - 1) {
 				unsigned int wd = (unsigned int)__builtin_ctzll(mk);

@@ -22,6 +22,12 @@ static unsigned int ilog2_u64(uint64_t v)
 	return 63u - (unsigned int)__builtin_clzll(v);
 }
 
+/* The reservation: every GPU's view region (kmod) and the alignment. */
+static uint64_t map_bytes(const struct ng_space *s)
+{
+	return (s->view_stride ? s->ngpus : 1) * s->size + NG_SPACE_ALIGN;
+}
+
 int ng_space_init(struct ng_space *s, const struct ng_config *cfg,
 		  const int *node_of_gpu, unsigned int nnodes,
 		  char *err, size_t errlen)
@@ -52,16 +58,19 @@ int ng_space_init(struct ng_space *s, const struct ng_config *cfg,
 		}
 		/* auto: no module, or one that cannot run this config */
 	}
+	/* kmod: one region per GPU's views, GPU 0's the device addresses */
+	if (s->kmod)
+		s->view_stride = s->size;
 	/*
 	 * Align the space to 1 GiB: buffers are page-group aligned from its
 	 * start, so they can get transparent huge pages whatever the page
 	 * size (fewer TLB misses, and the same for every run).
 	 */
-	s->map = mmap(NULL, s->size + NG_SPACE_ALIGN, PROT_NONE,
+	s->map = mmap(NULL, map_bytes(s), PROT_NONE,
 		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (s->map == MAP_FAILED) {
 		ng_seterr(err, errlen, "cannot reserve %llu GiB of address space: %s",
-			  (unsigned long long)(s->size >> 30), strerror(errno));
+			  (unsigned long long)(map_bytes(s) >> 30), strerror(errno));
 		s->map = NULL;
 		ng_kmod_fini(s);
 		return -ENOMEM;
@@ -73,7 +82,7 @@ int ng_space_init(struct ng_space *s, const struct ng_config *cfg,
 	s->loc = mmap(NULL, tablebytes, PROT_READ | PROT_WRITE,
 		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (s->loc == MAP_FAILED) {
-		munmap(s->map, s->size + NG_SPACE_ALIGN);
+		munmap(s->map, map_bytes(s));
 		ng_kmod_fini(s);
 		ng_seterr(err, errlen, "cannot map the location table: %s",
 			  strerror(errno));
@@ -86,7 +95,7 @@ void ng_space_fini(struct ng_space *s)
 {
 	ng_kmod_fini(s);
 	if (s->map)
-		munmap(s->map, s->size + NG_SPACE_ALIGN);
+		munmap(s->map, map_bytes(s));
 	if (s->loc && (void *)s->loc != MAP_FAILED)
 		munmap((void *)s->loc, (s->npages + 4095) & ~4095ULL);
 	memset(s, 0, sizeof(*s));

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The kmod backend of the device address space: every buffer is a
- * numagpu.ko buffer (through the kbuf wrapper, ngemu/kbuf.h). GPU 0's view
- * is mapped at the buffer's device address, so kernels use device
- * addresses as they are; the other GPUs' views are mapped elsewhere. The
+ * numagpu.ko buffer (through the kbuf wrapper, ngemu/kbuf.h). GPU g's view
+ * is mapped at the buffer's device address + g * view_stride (one region
+ * per GPU, reserved by ng_space_init()), so GPU 0's view is at the device
+ * address (host code uses it) and an SM of GPU g adds its view_delta to
+ * every device address it dereferences (ngemu/kernel.h, warp.c). The
  * module places first-touch pages on the node of the view that faults, so
  * the model's first touch by GPU g (ng_space_first_touch()) faults the
  * page's kernel pages in through g's view before anything else touches
@@ -27,8 +29,10 @@ struct ng_kmod {
 	int devfd;
 	unsigned int module_gpus;
 	long kpage;
+	bool read_mostly;		/* --replicate ro: the module replicates */
 	unsigned int nbufs;
 	struct ng_buf *bufs[MAX_BUFS];	/* live buffers, for first touch */
+	struct ng_kmod_stats freed;	/* counters of destroyed buffers */
 };
 
 int ng_kmod_init(struct ng_space *s, const struct ng_config *cfg,
@@ -62,6 +66,15 @@ int ng_kmod_init(struct ng_space *s, const struct ng_config *cfg,
 	}
 	k->module_gpus = topo.hw.ngpus;
 	k->kpage = sysconf(_SC_PAGESIZE);
+	/*
+	 * The CARVE paper's "replicate read-only shared pages" baseline, done
+	 * by the module: every buffer is read-mostly, so a read fault in a
+	 * GPU's view on a page homed elsewhere makes a replica on that GPU's
+	 * node, and the first write collapses the page's replicas (a page
+	 * that keeps being written and read is pinned by thrashing control):
+	 * the same decision the user backend's model makes page by page.
+	 */
+	k->read_mostly = cfg->replicate == NG_REPL_RO;
 	for (unsigned int g = 0; g < cfg->gpus; g++)
 		s->node_of_gpu[g] = (int)topo.hw.gpu[g].node;
 	s->kmod = k;
@@ -130,6 +143,15 @@ static int mode_of(const struct ng_space *s, const struct ng_buf *b,
 	return 0;
 }
 
+/* Put the reservation back over GPUs 1.. views (region 0: the caller). */
+static void unreserve_views(struct ng_space *s, void *at, uint64_t span)
+{
+	for (unsigned int g = 1; g < s->ngpus; g++)
+		mmap((char *)at + g * s->view_stride, span, PROT_NONE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE,
+		     -1, 0);
+}
+
 int ng_kmod_map(struct ng_space *s, struct ng_buf *b, void *at,
 		const struct ng_alloc_opts *o, char *err, size_t errlen)
 {
@@ -159,29 +181,132 @@ int ng_kmod_map(struct ng_space *s, struct ng_buf *b, void *at,
 		free(kb);
 		return ret == -E2BIG || ret == -ENOMEM ? -ENOMEM : ret;
 	}
-	p = mmap(at, b->span, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
-		 kb->fd, NUMAGPU_VIEW_OFFSET(0));
-	if (p == MAP_FAILED) {
-		ret = -errno;
-		goto fail;
+	/* GPU g's view in g's region: device address + g * view_stride */
+	for (unsigned int g = 0; g < s->ngpus; g++) {
+		p = mmap((char *)at + g * s->view_stride, b->span,
+			 PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+			 kb->fd, NUMAGPU_VIEW_OFFSET(g));
+		if (p == MAP_FAILED) {
+			ret = -errno;
+			goto fail;
+		}
 	}
-	for (unsigned int g = 1; g < s->ngpus; g++) {
-		void *v;
-
-		ret = ng_kbuf_map_view(kb, g, &v);
+	if (k->read_mostly) {
+		ret = ng_kbuf_advise(kb, 0, kb->npages,
+				     NUMAGPU_ADVISE_READ_MOSTLY, 0);
 		if (ret)
 			goto fail;
+		k->freed.read_mostly_pages += kb->npages;
 	}
 	b->kbuf = kb;
+	b->prefetched = false;
 	k->bufs[k->nbufs++] = b;
 	return 0;
 fail:
-	ng_seterr(err, errlen, "kmod memory backend: cannot map a buffer's views: %s",
+	ng_seterr(err, errlen, "kmod memory backend: cannot map a buffer's views or advise it: %s",
 		  strerror(-ret));
+	unreserve_views(s, at, b->span);
 	ng_kbuf_destroy(kb);
 	free(kb);
 	/* the caller puts the reservation back over @at */
 	return ret;
+}
+
+/* Add the module's counters of @kb to @out. */
+static void add_buf_stats(const struct ng_kbuf *kb, struct ng_kmod_stats *out)
+{
+	struct numagpu_buf_stats st;
+
+	if (ng_kbuf_stats(kb, &st))
+		return;
+	out->faults += st.faults;
+	for (unsigned int g = 0; g < NG_MAX_GPUS && g < NUMAGPU_MAX_GPUS; g++)
+		out->view_faults[g] += st.view_faults[g];
+	out->replicas += st.replicas_created;
+	out->collapses += st.collapses;
+	out->migrations += st.migrations;
+	out->pins += st.pins;
+}
+
+int ng_space_kmod_stats(const struct ng_space *s, struct ng_kmod_stats *out)
+{
+	const struct ng_kmod *k = s->kmod;
+
+	memset(out, 0, sizeof(*out));
+	if (!k)
+		return -ENOTSUP;
+	*out = k->freed;
+	for (unsigned int i = 0; i < k->nbufs; i++)
+		add_buf_stats(k->bufs[i]->kbuf, out);
+	return 0;
+}
+
+/* The GPU whose memory kernel page @kp of @b belongs on, or -1. */
+static int kpage_home(const struct ng_space *s, const struct ng_buf *b,
+		      uint64_t kp, bool *unknown)
+{
+	uint64_t kpage = (uint64_t)s->kmod->kpage;
+	uint64_t step = 1ULL << s->page_shift;
+	uintptr_t a = (uintptr_t)b->ptr + kp * kpage;
+	int home = -1;
+
+	/* every model page in the kernel page must agree */
+	for (uint64_t o = 0; o < kpage; o += step) {
+		unsigned int h = ng_space_peek(s, a + o);
+
+		if (h == NG_LOC_NONE) {
+			*unknown = true;
+			return -1;
+		}
+		if (h >= s->ngpus || (home >= 0 && (int)h != home))
+			return -1;
+		home = (int)h;
+		if (step >= kpage)
+			break;
+	}
+	return home;
+}
+
+void ng_space_prefetch(struct ng_space *s)
+{
+	struct ng_kmod *k = s->kmod;
+
+	if (!k || !s->prefetch)
+		return;
+	for (unsigned int i = 0; i < k->nbufs; i++) {
+		struct ng_buf *b = k->bufs[i];
+		uint64_t n = b->kbuf->npages, first = 0;
+		bool unknown = false;
+		int run = -1;
+
+		if (b->prefetched)
+			continue;
+		/* the model interleaves inside kernel pages: no single home */
+		if (b->place == NG_PLACE_FGP &&
+		    (1ULL << s->fgp_shift) < (uint64_t)k->kpage) {
+			b->prefetched = true;
+			continue;
+		}
+		for (uint64_t kp = 0; kp <= n; kp++) {
+			int h = kp < n ? kpage_home(s, b, kp, &unknown) : -1;
+			uint64_t moved = 0;
+
+			if (unknown)
+				break;
+			if (kp < n && h == run)
+				continue;
+			if (run >= 0 &&
+			    !ng_kbuf_prefetch(b->kbuf, first, kp - first,
+					      (unsigned int)run, &moved)) {
+				k->freed.prefetched += moved;
+				k->freed.prefetch_calls++;
+			}
+			run = h;
+			first = kp;
+		}
+		/* untouched first-touch pages: try again before the next kernel */
+		b->prefetched = !unknown;
+	}
 }
 
 void ng_kmod_unmap(struct ng_space *s, struct ng_buf *b)
@@ -190,6 +315,8 @@ void ng_kmod_unmap(struct ng_space *s, struct ng_buf *b)
 
 	if (!b->kbuf)
 		return;
+	add_buf_stats(b->kbuf, &k->freed);
+	unreserve_views(s, b->ptr, b->span);
 	for (unsigned int i = 0; i < k->nbufs; i++)
 		if (k->bufs[i] == b) {
 			k->bufs[i] = k->bufs[--k->nbufs];
@@ -213,10 +340,7 @@ void ng_kmod_touch(struct ng_space *s, uint64_t off, uint64_t len,
 
 		if (a < p || a >= p + b->span)
 			continue;
-		view = gpu ? (const volatile char *)b->kbuf->view[gpu]
-			   : (const volatile char *)b->ptr;
-		if (!view)
-			return;
+		view = (const volatile char *)b->ptr + gpu * s->view_stride;
 		/* a read fault allocates the page on the view's node */
 		for (uint64_t o = a - p; o < a - p + len && o < b->span;
 		     o += (uint64_t)k->kpage)

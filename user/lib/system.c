@@ -322,8 +322,11 @@ int ng_launch(struct ng_system *sys, const struct ng_launch *l,
 		req0 += sys->sms[i]->ctr.v[NG_CTR_LOCAL] +
 			sys->sms[i]->ctr.v[NG_CTR_REMOTE] +
 			sys->sms[i]->ctr.v[NG_CTR_HOST];
-	if (!lc.native)
+	if (!lc.native) {
+		/* kmod --prefetch: pages to their homes before the kernel */
+		ng_space_prefetch(&sys->space);
 		ng_model_kernel_begin(&sys->model, sys->sms, sys->nsm);
+	}
 	sys->cur = &lc;
 	t0 = now_s();
 	if (sys->nthreads) {

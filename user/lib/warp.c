@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Warp-wide memory operations: coalesce, send each line request through
- * the model once, move the data. The contiguous-lane hot path is inline in
+ * the model once, move the data. Data moves through the warp's GPU's own
+ * view of the memory (ng_warp_view(): the kmod backend's per-GPU views). The contiguous-lane hot path is inline in
  * ngemu/kernel.h.
  */
 #include <string.h>
@@ -19,7 +20,7 @@ void ng_ld_contig(struct ng_warp *w, const void *base, unsigned int size,
 	const void *src = ng_ld_contig_ref(w, base, size, buf);
 
 	if (src != buf)
-		memcpy(buf, base, (size_t)w->nlanes * size);
+		memcpy(buf, src, (size_t)w->nlanes * size);
 }
 
 /*
@@ -44,8 +45,9 @@ void ng_st_contig(struct ng_warp *w, void *base, unsigned int size,
 	size_t n = (size_t)w->nlanes * size;
 
 	resolve(w, (uintptr_t)base, (uintptr_t)base + n);
-	/* write-through to the home first, so caches refresh from it */
-	memcpy(base, buf, n);
+	/* write-through to the home first (through this GPU's view), so
+	 * caches refresh from it */
+	memcpy(ng_warp_view(w, base), buf, n);
 	ng_st_contig_done(w, base, size);
 }
 
@@ -71,7 +73,8 @@ void ng_ld(struct ng_warp *w, const uintptr_t addr[NG_WARP], unsigned int size,
 		for (uint32_t a = w->active; a; a &= a - 1) {
 			unsigned int lane = (unsigned int)__builtin_ctz(a);
 
-			memcpy(out + lane * size, (const void *)addr[lane], size);
+			memcpy(out + lane * size,
+			       ng_warp_view(w, (const void *)addr[lane]), size);
 		}
 		return;
 	}
@@ -110,7 +113,8 @@ void ng_st(struct ng_warp *w, const uintptr_t addr[NG_WARP], unsigned int size,
 	for (uint32_t a = w->active; a; a &= a - 1) {
 		unsigned int lane = (unsigned int)__builtin_ctz(a);
 
-		memcpy((void *)addr[lane], in + lane * size, size);
+		memcpy(ng_warp_view(w, (void *)addr[lane]), in + lane * size,
+		       size);
 	}
 	if (!w->b->modeled)
 		return;
@@ -139,8 +143,8 @@ void ng_atomic_add_u32(struct ng_warp *w, const uintptr_t addr[NG_WARP],
 	}
 	for (uint32_t a = w->active; a; a &= a - 1) {
 		unsigned int lane = (unsigned int)__builtin_ctz(a);
-		uint32_t o = __atomic_fetch_add((uint32_t *)addr[lane], val[lane],
-						__ATOMIC_RELAXED);
+		uint32_t *a32 = ng_warp_view(w, (void *)addr[lane]);
+		uint32_t o = __atomic_fetch_add(a32, val[lane], __ATOMIC_RELAXED);
 
 		if (old)
 			old[lane] = o;

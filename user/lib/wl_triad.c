@@ -90,11 +90,12 @@ static void triad_kernel(struct ng_block *b, void *p)
 		/* zero-copy: the lanes' data is read where the model says */
 		vb = ng_ld_contig_ref(&w, t->b + i0, 4, bufb);
 		vc = ng_ld_contig_ref(&w, t->c + i0, 4, bufc);
-		va = t->a + i0;
+		/* in place, through this GPU's own view of a[] */
+		va = ng_warp_view(&w, t->a + i0);
 		n = w.nlanes;
 		for (unsigned int l = 0; l < n; l++)
 			va[l] = vb[l] + TRIAD_SCALAR * vc[l];
-		ng_st_contig_done(&w, va, 4);
+		ng_st_contig_done(&w, t->a + i0, 4);
 	}
 }
 

@@ -60,6 +60,7 @@ int ng_bench_run(struct ng_system *sys, const struct ng_workload *wl,
 	const struct ng_counters *t;
 	struct ng_space *sp;
 	uint64_t base, fb0;
+	struct ng_kmod_stats ks0, ks1;
 	int ret;
 
 	memset(r, 0, sizeof(*r));
@@ -95,9 +96,20 @@ int ng_bench_run(struct ng_system *sys, const struct ng_workload *wl,
 	base = sp->allocated + sp->host_allocated;
 	fb0 = sp->fallback;
 	sp->peak = base;
+	(void)ng_space_kmod_stats(sp, &ks0);
 	ret = wl->run(sys, &oo, r, err, errlen);
 	if (ret)
 		return ret;
+	if (!ng_space_kmod_stats(sp, &ks1)) {
+		uint64_t *a = (uint64_t *)&ks1;
+		const uint64_t *b0 = (const uint64_t *)&ks0;
+
+		/* the module's counters of this run: every field is a u64 */
+		for (size_t i = 0; i < sizeof(ks1) / sizeof(uint64_t); i++)
+			a[i] -= b0[i];
+		r->kmod = true;
+		r->placement.stats = ks1;
+	}
 	t = &r->total;
 	r->footprint = sp->peak - base;
 	r->carve_bytes = sp->carved;

@@ -55,6 +55,9 @@ static void bench_usage(FILE *out)
 		"      --rdc-size B (CARVE RDC per GPU; 0: off), --coherence none|swc|hwc,\n"
 		"      --replicate none|ro|all, --imst-reset P,\n"
 		"      --steal, --deterministic, --seed N, --inject, --backend auto|user|kmod\n"
+		"      --prefetch      kmod backend: prefetch every buffer's pages to their home\n"
+		"                      GPUs before the kernels (--replicate ro with kmod: the\n"
+		"                      module replicates read-shared pages, read-mostly hints)\n"
 		"\n"
 		"Exit status: 0 verified, 1 failed, 2 usage error (bad option or value,\n"
 		"a size that does not fit).\n");
@@ -246,6 +249,29 @@ static void print_json(const struct ng_config *cfg, const struct ng_bench_result
 		ng_json_uint(&j, r->placement.fallback);
 		ng_json_key(&j, "comparable");
 		ng_json_bool(&j, r->placement.comparable);
+		{
+			const struct ng_kmod_stats *k = &r->placement.stats;
+
+			ng_json_key(&j, "faults");
+			ng_json_uint(&j, k->faults);
+			ng_json_key(&j, "view_faults");
+			ng_json_array_begin(&j);
+			for (unsigned int g = 0; g < r->ngpus; g++)
+				ng_json_uint(&j, k->view_faults[g]);
+			ng_json_array_end(&j);
+			ng_json_key(&j, "replicas");
+			ng_json_uint(&j, k->replicas);
+			ng_json_key(&j, "collapses");
+			ng_json_uint(&j, k->collapses);
+			ng_json_key(&j, "migrations");
+			ng_json_uint(&j, k->migrations);
+			ng_json_key(&j, "pins");
+			ng_json_uint(&j, k->pins);
+			ng_json_key(&j, "read_mostly_pages");
+			ng_json_uint(&j, k->read_mostly_pages);
+			ng_json_key(&j, "prefetched");
+			ng_json_uint(&j, k->prefetched);
+		}
 		ng_json_object_end(&j);
 	}
 	ng_json_key(&j, "threads");
@@ -351,6 +377,19 @@ static void print_human(const struct ng_config *cfg, unsigned int nnodes,
 		       (unsigned long long)r->placement.populated,
 		       r->placement.comparable ? "" : " (model interleaves finer than a page: not compared)",
 		       (unsigned long long)r->placement.fallback);
+	if (r->kmod) {
+		const struct ng_kmod_stats *k = &r->placement.stats;
+
+		printf("numagpu.ko %llu faults (per view:", (unsigned long long)k->faults);
+		for (unsigned int g = 0; g < r->ngpus; g++)
+			printf(" %llu", (unsigned long long)k->view_faults[g]);
+		printf("), %llu replicas, %llu collapses, %llu migrations, %llu pins, %llu pages prefetched\n",
+		       (unsigned long long)k->replicas,
+		       (unsigned long long)k->collapses,
+		       (unsigned long long)k->migrations,
+		       (unsigned long long)k->pins,
+		       (unsigned long long)k->prefetched);
+	}
 	printf("throughput %sline requests/s per worker thread, %sline requests/s per busy CPU\n",
 	       si(r->req_per_s_per_worker, b3, sizeof(b3)),
 	       si(r->req_per_s_per_cpu, b2, sizeof(b2)));
@@ -701,7 +740,7 @@ int ng_cmd_bench(int argc, char **argv)
 	struct progress prog = { 0 };
 	const struct ng_workload *wl = NULL;
 	struct ng_system *sys;
-	bool json = false, list = false;
+	bool json = false, list = false, prefetch = false;
 	char err[512];
 	int nrest = 0, ret;
 
@@ -751,6 +790,8 @@ int ng_cmd_bench(int argc, char **argv)
 			sweep = val;
 		} else if (!strcmp(a, "--list")) {
 			list = true;
+		} else if (!strcmp(a, "--prefetch")) {
+			prefetch = true;
 		} else if (!strcmp(a, "--no-native")) {
 			o.native = false;
 		} else if (!strncmp(a, "--size", 6) && (a[6] == '\0' || a[6] == '=')) {
@@ -789,6 +830,8 @@ int ng_cmd_bench(int argc, char **argv)
 		return ng_usage_error("bench", "which workload? (see --list)");
 	if ((systems || sweep || fmt == 2) && !compare)
 		return ng_usage_error("bench", "--systems, --sweep and --csv go with --compare");
+	if (prefetch && compare)
+		return ng_usage_error("bench", "--prefetch does not go with --compare");
 	if (compare) {
 		o.native = false;	/* only stream-triad has one */
 		return bench_compare(&cfg, wl, &o, systems ? systems : CMP_DEFAULT,
@@ -800,6 +843,16 @@ int ng_cmd_bench(int argc, char **argv)
 			return ng_usage_error("bench", "%s", err);
 		fprintf(stderr, "ngemu bench: %s\n", err);
 		return NG_EXIT_FAIL;
+	}
+	if (prefetch) {
+		struct ng_space *sp = ng_system_space(sys);
+
+		if (!sp->kmod) {
+			ng_system_destroy(sys);
+			return ng_usage_error("bench",
+					      "--prefetch needs the kmod memory backend (--backend kmod)");
+		}
+		sp->prefetch = true;
 	}
 	r = calloc(1, sizeof(*r));
 	if (!r) {

@@ -150,4 +150,27 @@ TEST_F(bench, kmod_backend_is_clear)
 	}
 }
 
+/* --prefetch asks the module: without it (the user backend), exit 2. */
+TEST_F(bench, prefetch_needs_kmod)
+{
+	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("bench", "stream-triad", "--size",
+					     "256K", "--iters", "1",
+					     "--backend", "user", "--prefetch")));
+	EXPECT_EQ(2, self->r.status);
+	EXPECT_NE(NULL, strstr(self->r.err, "--prefetch needs the kmod memory backend"))
+		TH_LOG("%s", self->r.err);
+	EXPECT_STREQ("", self->r.out);
+	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("bench", "spmv", "--compare",
+					     "--prefetch")));
+	EXPECT_EQ(2, self->r.status);
+	EXPECT_NE(NULL, strstr(self->r.err, "--prefetch does not go with --compare"))
+		TH_LOG("%s", self->r.err);
+	/* the user backend's JSON has no module counters */
+	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("bench", "stream-triad", "--size",
+					     "256K", "--iters", "1",
+					     "--backend", "user", "--json")));
+	EXPECT_EQ(0, self->r.status) TH_LOG("%s", self->r.err);
+	EXPECT_EQ(NULL, strstr(self->r.out, "kmod_placement"));
+}
+
 TEST_HARNESS_MAIN

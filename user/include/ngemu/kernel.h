@@ -115,12 +115,25 @@ void ng_ld_contig(struct ng_warp *w, const void *base, unsigned int size,
 void ng_st_contig(struct ng_warp *w, void *base, unsigned int size,
 		  const void *buf);
 /*
+ * Where the warp's GPU reaches device address @p: its own view of the
+ * memory (kmod backend: p + gpu * view_stride; user backend: @p). Kernels
+ * that write in place write here, then call ng_st_contig_done() with the
+ * device address.
+ */
+static inline void *ng_warp_view(const struct ng_warp *w, const void *p)
+{
+	return (void *)((uintptr_t)p + w->b->sm->view_delta);
+}
+
+/*
  * Zero-copy forms for streaming kernels. ng_ld_contig_ref() returns where
- * the lanes' data is: @base itself when every line was read from its home
- * (the usual case), else @buf, filled from the cached copies. The data is
- * valid until the warp's next memory operation.
+ * the lanes' data is: the warp GPU's view of @base (ng_warp_view()) when
+ * every line was read from its home (the usual case), else @buf, filled
+ * from the cached copies. The data is valid until the warp's next memory
+ * operation.
  * ng_st_contig_done() is a store whose data the kernel has already written
- * at @base (in place): only the model's side of the store happens.
+ * at ng_warp_view(@base) (in place): only the model's side of the store
+ * happens.
  */
 static inline const void *ng_ld_contig_ref(struct ng_warp *w,
 					    const void *base,
@@ -192,7 +205,8 @@ ng_warp_contig(struct ng_warp *w, uintptr_t p, uintptr_t end, unsigned int op,
 		r.mask = line >= 256 ? ~0ULL : (1ULL << (line / 4)) - 1;
 		ng_warp_send(w, &r, line / 4);
 		sm->ctr.v[op == NG_OP_LOAD ? NG_CTR_REQ_LOAD : NG_CTR_REQ_STORE]++;
-		if (op == NG_OP_LOAD && r.src != (const void *)r.line) {
+		if (op == NG_OP_LOAD &&
+		    r.src != (const void *)(r.line + sm->view_delta)) {
 			__builtin_memcpy(buf, r.src, line);
 			copied = true;
 		}
@@ -206,10 +220,12 @@ ng_warp_contig(struct ng_warp *w, uintptr_t p, uintptr_t end, unsigned int op,
 		r.mask = ng_words(p, stop, l);
 		ng_warp_send(w, &r, ng_popcount64(r.mask));
 		sm->ctr.v[op == NG_OP_LOAD ? NG_CTR_REQ_LOAD : NG_CTR_REQ_STORE]++;
-		if (op == NG_OP_LOAD && r.src != (const void *)r.line) {
+		if (op == NG_OP_LOAD &&
+		    r.src != (const void *)(r.line + sm->view_delta)) {
 			/* earlier lines came from home: they go to buf too */
 			if (!copied)
-				__builtin_memcpy(buf, (const void *)base, p - base);
+				__builtin_memcpy(buf, (const void *)(base + sm->view_delta),
+						 p - base);
 			copied = true;
 		}
 		if (copied)
@@ -268,12 +284,15 @@ static inline const void *ng_ld_contig_ref(struct ng_warp *w,
 {
 	uintptr_t p = (uintptr_t)base, end = p + (uintptr_t)w->nlanes * size;
 
+	const void *view;
+
 	if (!w->b->modeled)
 		return base;
+	view = (const void *)(p + w->b->sm->view_delta);
 	if (end - p == w->b->sm->line_bytes && !(p & (end - p - 1)) &&
 	    ng_warp_local_line(w, p, NG_CTR_REQ_LOAD))
-		return base;
-	return ng_warp_contig(w, p, end, NG_OP_LOAD, (char *)buf) ? buf : base;
+		return view;
+	return ng_warp_contig(w, p, end, NG_OP_LOAD, (char *)buf) ? buf : view;
 }
 
 static inline void ng_st_contig_done(struct ng_warp *w, void *base,

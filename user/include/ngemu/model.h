@@ -167,6 +167,7 @@ struct ng_sm {
 	unsigned int line_bytes, line_words;
 	bool local_inline;
 	ng_ticks time_base;		/* the model's, copied per kernel */
+	uintptr_t view_delta;		/* device address -> this GPU's view */
 	uintptr_t space_base;		/* the location table, at hand */
 	_Atomic uint8_t *loc;
 	unsigned int page_shift;
@@ -255,7 +256,7 @@ static inline void ng_mem_charge(struct ng_sm *sm, struct ng_req *r)
 	struct ng_model *m = sm->model;
 	ng_ticks start;
 
-	r->src = (const void *)r->line;
+	r->src = (const void *)(r->line + sm->view_delta);
 	if (r->home == NG_HOME_HOST)
 		return;
 	/* every access moves a whole line: its duration is precomputed */
@@ -283,7 +284,7 @@ static inline void ng_model_access(struct ng_sm *sm, struct ng_req *r)
 	}
 	slot = sm->ring_pos;
 	t = sm->now > sm->ring[slot] ? sm->now : sm->ring[slot];
-	r->src = (const void *)r->line;
+	r->src = (const void *)(r->line + sm->view_delta);
 	{
 		/* ng_mem_charge() on the SM's own memory, constants at hand */
 		struct ng_window *w = sm->own_mem;

@@ -9,9 +9,15 @@
  *
  * Backends: "user" maps anonymous memory and keeps the table here, placing
  * the real pages with libnuma on the home GPU's node; "kmod" makes every
- * buffer a numagpu.ko buffer: GPU 0's view is mapped at the device address,
- * the other GPUs' views elsewhere, and a first touch by GPU g faults the
- * page in through g's view, so that the module places it (space_kmod.c).
+ * buffer a numagpu.ko buffer. The kmod backend reserves one region per GPU,
+ * all of the same size (view_stride bytes apart): GPU g's view of a buffer
+ * is mapped at its device address + g * view_stride, so GPU g reaches
+ * device address a at host address a + g * view_stride (one add: the SM
+ * keeps its delta, ng_sm.view_delta). Region 0 is the device address space
+ * itself, so host code (init, verification) uses device addresses, i.e.
+ * GPU 0's view. A first touch by GPU g faults the page in through g's
+ * view, so that the module places it (space_kmod.c). The user backend has
+ * one region and a stride of 0.
  * The table here stays the model's; the module's own location table is
  * compared with it by ng_space_check_kmod().
  */
@@ -37,7 +43,8 @@ struct ng_space {
 	enum ng_mem_backend backend;	/* the one in use: user or kmod */
 	uint8_t *base;			/* device address 0 (a host address) */
 	void *map;			/* the reservation base is aligned in */
-	uint64_t size;			/* reserved bytes */
+	uint64_t size;			/* reserved bytes (of one view region) */
+	uint64_t view_stride;		/* GPU g's view: + g * stride (kmod) */
 	uint64_t used;			/* bump allocation pointer */
 	uint64_t capacity;		/* device memory of all GPUs */
 	uint64_t allocated;		/* live device bytes */
@@ -54,6 +61,8 @@ struct ng_space {
 	uint64_t carved;
 	uint64_t fallback;		/* buffer bytes placed in host memory instead */
 	uint64_t peak;			/* most device + host bytes allocated */
+	/* kmod backend: prefetch buffers to their homes before kernels */
+	bool prefetch;
 };
 
 /* A buffer: @ptr is its device address (usable by the CPU as is). */
@@ -65,6 +74,24 @@ struct ng_buf {
 	unsigned int node;		/* NG_PLACE_NODE: the GPU */
 	uint64_t chunk;			/* NG_PLACE_CODA: bytes per GPU chunk */
 	struct ng_kbuf *kbuf;		/* kmod backend: the module's buffer */
+	bool prefetched;		/* kmod: every page prefetched home */
+};
+
+/*
+ * The module's counters over the space's buffers (kmod backend): buffers
+ * freed so far plus the live ones (NUMAGPU_BUF_IOC_STATS), and what the
+ * runtime asked of it (hints, prefetches).
+ */
+struct ng_kmod_stats {
+	uint64_t faults;
+	uint64_t view_faults[NG_MAX_GPUS];	/* faults per GPU's view */
+	uint64_t replicas;		/* read replicas made */
+	uint64_t collapses;		/* replicated pages collapsed by writes */
+	uint64_t migrations;		/* pages moved (prefetch included) */
+	uint64_t pins;			/* pages pinned by thrashing control */
+	uint64_t read_mostly_pages;	/* pages given the read-mostly hint */
+	uint64_t prefetched;		/* pages moved or allocated by prefetch */
+	uint64_t prefetch_calls;	/* prefetch commands sent */
 };
 
 /* The module's placement against the model's, page by page (kmod). */
@@ -74,6 +101,8 @@ struct ng_kmod_check {
 	uint64_t agree;			/* on the node of the model's home */
 	uint64_t fallback;		/* placed elsewhere: the node was full */
 	bool comparable;		/* false: the model interleaves finer */
+	/* the module's counters over a run (ng_bench_run fills them) */
+	struct ng_kmod_stats stats;
 };
 
 /* Placement details beyond the config's default. */
@@ -140,6 +169,18 @@ unsigned int ng_space_peek(const struct ng_space *s, uintptr_t addr);
  */
 int ng_space_check_kmod(const struct ng_space *s, const struct ng_buf *b,
 			struct ng_kmod_check *out);
+
+/* kmod backend: the counters above; -ENOTSUP on the user backend. */
+int ng_space_kmod_stats(const struct ng_space *s, struct ng_kmod_stats *out);
+
+/*
+ * kmod backend with s->prefetch: before a kernel, prefetch the kernel
+ * pages of every buffer whose model homes are all known to their home
+ * GPUs (ng_kbuf_prefetch: absent pages are allocated there, others move),
+ * once per buffer. First-touch buffers qualify once their pages have been
+ * touched. A no-op on the user backend.
+ */
+void ng_space_prefetch(struct ng_space *s);
 
 /*
  * CODA's dual-mode physical address decode (MECHANISMS 6, CODA Fig. 7):
