@@ -162,6 +162,36 @@ void ng_json_bool(struct ng_json *j, bool v)
 	fputs(v ? "true" : "false", j->out);
 }
 
+void ng_json_kv_string(struct ng_json *j, const char *key, const char *s)
+{
+	ng_json_key(j, key);
+	ng_json_string(j, s);
+}
+
+void ng_json_kv_uint(struct ng_json *j, const char *key, uint64_t v)
+{
+	ng_json_key(j, key);
+	ng_json_uint(j, v);
+}
+
+void ng_json_kv_int(struct ng_json *j, const char *key, int64_t v)
+{
+	ng_json_key(j, key);
+	ng_json_int(j, v);
+}
+
+void ng_json_kv_double(struct ng_json *j, const char *key, double v)
+{
+	ng_json_key(j, key);
+	ng_json_double(j, v);
+}
+
+void ng_json_kv_bool(struct ng_json *j, const char *key, bool v)
+{
+	ng_json_key(j, key);
+	ng_json_bool(j, v);
+}
+
 void ng_json_finish(struct ng_json *j)
 {
 	if (j->depth != 0)

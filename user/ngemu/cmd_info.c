@@ -122,21 +122,14 @@ static void print_json(const struct ng_topology *t,
 
 	ng_json_init(&j, stdout, true);
 	ng_json_object_begin(&j);
-	ng_json_key(&j, "version");
-	ng_json_string(&j, NUMAGPU_VERSION_STRING);
-	ng_json_key(&j, "backend");
-	ng_json_string(&j, ng_backend_name(t->backend));
-	ng_json_key(&j, "source");
-	ng_json_string(&j, t->source);
-	ng_json_key(&j, "uapi_version");
-	ng_json_uint(&j, hw->uapi_version);
-	ng_json_key(&j, "nr_cpu_ids");
-	ng_json_uint(&j, hw->nr_cpu_ids);
-	ng_json_key(&j, "ngpus");
-	ng_json_uint(&j, hw->ngpus);
+	ng_json_kv_string(&j, "version", NUMAGPU_VERSION_STRING);
+	ng_json_kv_string(&j, "backend", ng_backend_name(t->backend));
+	ng_json_kv_string(&j, "source", t->source);
+	ng_json_kv_uint(&j, "uapi_version", hw->uapi_version);
+	ng_json_kv_uint(&j, "nr_cpu_ids", hw->nr_cpu_ids);
+	ng_json_kv_uint(&j, "ngpus", hw->ngpus);
 	if (u->valid) {
-		ng_json_key(&j, "buffers");
-		ng_json_uint(&j, u->st.buffers);
+		ng_json_kv_uint(&j, "buffers", u->st.buffers);
 	}
 	ng_json_key(&j, "gpus");
 	ng_json_array_begin(&j);
@@ -145,23 +138,16 @@ static void print_json(const struct ng_topology *t,
 
 		ng_cpulist_format(gi->cpumask, cpus, sizeof(cpus));
 		ng_json_object_begin(&j);
-		ng_json_key(&j, "gpu");
-		ng_json_uint(&j, g);
-		ng_json_key(&j, "node");
-		ng_json_uint(&j, gi->node);
-		ng_json_key(&j, "cpus");
-		ng_json_string(&j, cpus);
-		ng_json_key(&j, "nr_cpus");
-		ng_json_uint(&j, gi->nr_cpus);
-		ng_json_key(&j, "mem_total");
-		ng_json_uint(&j, gi->mem_total);
+		ng_json_kv_uint(&j, "gpu", g);
+		ng_json_kv_uint(&j, "node", gi->node);
+		ng_json_kv_string(&j, "cpus", cpus);
+		ng_json_kv_uint(&j, "nr_cpus", gi->nr_cpus);
+		ng_json_kv_uint(&j, "mem_total", gi->mem_total);
 		if (u->valid) {
 			/* bytes held by numagpu buffers on this GPU */
-			ng_json_key(&j, "mem_used");
-			ng_json_uint(&j, gpu_used(u, gi->node));
+			ng_json_kv_uint(&j, "mem_used", gpu_used(u, gi->node));
 		}
-		ng_json_key(&j, "mem_free");
-		ng_json_uint(&j, gi->mem_free);
+		ng_json_kv_uint(&j, "mem_free", gi->mem_free);
 		ng_json_object_end(&j);
 	}
 	ng_json_array_end(&j);

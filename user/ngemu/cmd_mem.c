@@ -251,16 +251,11 @@ static void print_json(const struct mem_opts *o, const struct ng_kbuf *b,
 
 	ng_json_init(&j, stdout, true);
 	ng_json_object_begin(&j);
-	ng_json_key(&j, "mode");
-	ng_json_string(&j, ng_kbuf_mode_name((uint32_t)o->mode));
-	ng_json_key(&j, "npages");
-	ng_json_uint(&j, b->npages);
-	ng_json_key(&j, "page_size");
-	ng_json_uint(&j, b->npages ? b->size / b->npages : 0);
-	ng_json_key(&j, "ngpus");
-	ng_json_uint(&j, b->ngpus);
-	ng_json_key(&j, "kernel_agree");
-	ng_json_uint(&j, r->agree);
+	ng_json_kv_string(&j, "mode", ng_kbuf_mode_name((uint32_t)o->mode));
+	ng_json_kv_uint(&j, "npages", b->npages);
+	ng_json_kv_uint(&j, "page_size", b->npages ? b->size / b->npages : 0);
+	ng_json_kv_uint(&j, "ngpus", b->ngpus);
+	ng_json_kv_uint(&j, "kernel_agree", r->agree);
 	ng_json_key(&j, "pages");
 	ng_json_array_begin(&j);
 	for (size_t p = 0; p < b->npages; p++) {
@@ -269,60 +264,39 @@ static void print_json(const struct mem_opts *o, const struct ng_kbuf *b,
 
 		ng_json_object_begin(&j);
 		j.pretty = false;
-		ng_json_key(&j, "page");
-		ng_json_uint(&j, p);
-		ng_json_key(&j, "group");
-		ng_json_uint(&j, p / b->ngpus);
-		ng_json_key(&j, "populated");
-		ng_json_bool(&j, l->flags & NUMAGPU_LOC_POPULATED);
+		ng_json_kv_uint(&j, "page", p);
+		ng_json_kv_uint(&j, "group", p / b->ngpus);
+		ng_json_kv_bool(&j, "populated", l->flags & NUMAGPU_LOC_POPULATED);
 		ng_json_key(&j, "node");
 		if (l->flags & NUMAGPU_LOC_POPULATED)
 			ng_json_int(&j, l->node);
 		else
 			ng_json_int(&j, -1);
-		ng_json_key(&j, "gpu");
-		ng_json_int(&j, l->flags & NUMAGPU_LOC_POPULATED ?
+		ng_json_kv_int(&j, "gpu", l->flags & NUMAGPU_LOC_POPULATED ?
 			    node_gpu(t, l->node) : -1);
-		ng_json_key(&j, "kernel_node");
-		ng_json_int(&j, r->kernel_node[p]);
-		ng_json_key(&j, "fallback");
-		ng_json_bool(&j, l->flags & NUMAGPU_LOC_FALLBACK);
-		ng_json_key(&j, "replicas");
-		ng_json_uint(&j, NUMAGPU_LOC_REPLICAS(l->flags));
-		ng_json_key(&j, "pinned");
-		ng_json_bool(&j, l->flags & NUMAGPU_LOC_PINNED);
-		ng_json_key(&j, "migrated");
-		ng_json_bool(&j, l->flags & NUMAGPU_LOC_MIGRATED);
-		ng_json_key(&j, "touched_by");
-		ng_json_int(&j, r->toucher[p]);
+		ng_json_kv_int(&j, "kernel_node", r->kernel_node[p]);
+		ng_json_kv_bool(&j, "fallback", l->flags & NUMAGPU_LOC_FALLBACK);
+		ng_json_kv_uint(&j, "replicas", NUMAGPU_LOC_REPLICAS(l->flags));
+		ng_json_kv_bool(&j, "pinned", l->flags & NUMAGPU_LOC_PINNED);
+		ng_json_kv_bool(&j, "migrated", l->flags & NUMAGPU_LOC_MIGRATED);
+		ng_json_kv_int(&j, "touched_by", r->toucher[p]);
 		ng_json_object_end(&j);
 		j.pretty = pretty;
 	}
 	ng_json_array_end(&j);
 	ng_json_key(&j, "counters");
 	ng_json_object_begin(&j);
-	ng_json_key(&j, "faults");
-	ng_json_uint(&j, r->st.faults);
-	ng_json_key(&j, "populated");
-	ng_json_uint(&j, r->st.populated);
-	ng_json_key(&j, "first_touch_local");
-	ng_json_uint(&j, r->st.first_touch_local);
-	ng_json_key(&j, "first_touch_remote");
-	ng_json_uint(&j, r->st.first_touch_remote);
-	ng_json_key(&j, "fallbacks");
-	ng_json_uint(&j, r->st.fallbacks);
-	ng_json_key(&j, "sigbus");
-	ng_json_uint(&j, r->st.sigbus);
-	ng_json_key(&j, "replicas_created");
-	ng_json_uint(&j, r->st.replicas_created);
-	ng_json_key(&j, "replica_pages");
-	ng_json_uint(&j, r->st.replica_pages);
-	ng_json_key(&j, "collapses");
-	ng_json_uint(&j, r->st.collapses);
-	ng_json_key(&j, "migrations");
-	ng_json_uint(&j, r->st.migrations);
-	ng_json_key(&j, "pins");
-	ng_json_uint(&j, r->st.pins);
+	ng_json_kv_uint(&j, "faults", r->st.faults);
+	ng_json_kv_uint(&j, "populated", r->st.populated);
+	ng_json_kv_uint(&j, "first_touch_local", r->st.first_touch_local);
+	ng_json_kv_uint(&j, "first_touch_remote", r->st.first_touch_remote);
+	ng_json_kv_uint(&j, "fallbacks", r->st.fallbacks);
+	ng_json_kv_uint(&j, "sigbus", r->st.sigbus);
+	ng_json_kv_uint(&j, "replicas_created", r->st.replicas_created);
+	ng_json_kv_uint(&j, "replica_pages", r->st.replica_pages);
+	ng_json_kv_uint(&j, "collapses", r->st.collapses);
+	ng_json_kv_uint(&j, "migrations", r->st.migrations);
+	ng_json_kv_uint(&j, "pins", r->st.pins);
 	ng_json_key(&j, "view_faults");
 	ng_json_array_begin(&j);
 	for (unsigned int g = 0; g < b->ngpus; g++)
@@ -336,8 +310,7 @@ static void print_json(const struct mem_opts *o, const struct ng_kbuf *b,
 		if (!r->st.node_pages[i])
 			continue;
 		snprintf(key, sizeof(key), "%u", i);
-		ng_json_key(&j, key);
-		ng_json_uint(&j, r->st.node_pages[i]);
+		ng_json_kv_uint(&j, key, r->st.node_pages[i]);
 	}
 	ng_json_object_end(&j);
 	ng_json_object_end(&j);

@@ -269,6 +269,26 @@ TEST(json_writer)
 	free(doc);
 }
 
+static void json_pairs(struct ng_json *j)
+{
+	ng_json_object_begin(j);
+	ng_json_kv_string(j, "s", "x");
+	ng_json_kv_uint(j, "u", 7);
+	ng_json_kv_int(j, "i", -7);
+	ng_json_kv_double(j, "d", 0.25);
+	ng_json_kv_bool(j, "b", false);
+	ng_json_object_end(j);
+}
+
+TEST(json_key_value_pairs)
+{
+	char *doc = json_doc(false, json_pairs);
+
+	EXPECT_STREQ("{\"s\":\"x\",\"u\":7,\"i\":-7,\"d\":0.25,\"b\":false}\n",
+		     doc);
+	free(doc);
+}
+
 static void json_value_without_key(struct ng_json *j)
 {
 	ng_json_object_begin(j);

@@ -35,6 +35,12 @@ void ng_json_uint(struct ng_json *j, uint64_t v);
 void ng_json_int(struct ng_json *j, int64_t v);
 void ng_json_double(struct ng_json *j, double v);
 void ng_json_bool(struct ng_json *j, bool v);
+/* A key and its value in one call: the common case inside objects. */
+void ng_json_kv_string(struct ng_json *j, const char *key, const char *s);
+void ng_json_kv_uint(struct ng_json *j, const char *key, uint64_t v);
+void ng_json_kv_int(struct ng_json *j, const char *key, int64_t v);
+void ng_json_kv_double(struct ng_json *j, const char *key, double v);
+void ng_json_kv_bool(struct ng_json *j, const char *key, bool v);
 /* Ends the document with a newline; all containers must be closed. */
 void ng_json_finish(struct ng_json *j);
 
