@@ -11,10 +11,10 @@
  * The SMs of a GPU share its L2, so each set has a small spin lock.
  */
 #include <errno.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "spinlock.h"
 #include "ngemu/model.h"
 #include "util.h"
 
@@ -95,25 +95,6 @@ nomem:
 	return -ENOMEM;
 }
 
-static void lock(_Atomic unsigned char *l)
-{
-	unsigned int spins = 0;
-
-	/*
-	 * Workers usually outnumber CPUs: a holder may be preempted, so
-	 * spinning gives way to the scheduler soon.
-	 */
-	while (atomic_exchange_explicit(l, 1, memory_order_acquire))
-		while (atomic_load_explicit(l, memory_order_relaxed))
-			if (++spins % 64 == 0)
-				sched_yield();
-}
-
-static void unlock(_Atomic unsigned char *l)
-{
-	atomic_store_explicit(l, 0, memory_order_release);
-}
-
 static unsigned int set_of(const struct l2 *l, uintptr_t line)
 {
 	return (unsigned int)((line / l->line) % l->nsets);
@@ -153,7 +134,7 @@ static bool l2_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 	if (r->home == r->gpu)
 		return false;
 	set = set_of(l, r->line);
-	lock(&lc->lock[set]);
+	ng_spin_lock(&lc->lock[set]);
 	e = find(l, lc, set, r->line);
 	switch (r->op) {
 	case NG_OP_LOAD:
@@ -161,7 +142,7 @@ static bool l2_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 			lc->lru[(size_t)set * l->ways + (unsigned int)e] =
 				++lc->stamp[set];
 			memcpy(sm->linebuf, data_of(l, lc, set, e), l->line);
-			unlock(&lc->lock[set]);
+			ng_spin_unlock(&lc->lock[set]);
 			r->src = sm->linebuf;
 			r->t += l->hit;
 			sm->ctr.v[NG_CTR_L2_HIT]++;
@@ -191,7 +172,7 @@ static bool l2_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 			lc->meta[(size_t)set * l->ways + (unsigned int)e] = 0;
 		break;
 	}
-	unlock(&lc->lock[set]);
+	ng_spin_unlock(&lc->lock[set]);
 	return false;
 }
 
@@ -208,7 +189,7 @@ static void l2_respond(void *priv, struct ng_sm *sm, struct ng_req *r)
 		return;
 	lc = &l->c[r->gpu];
 	set = set_of(l, r->line);
-	lock(&lc->lock[set]);
+	ng_spin_lock(&lc->lock[set]);
 	w = &lc->meta[(size_t)set * l->ways];
 	lru = &lc->lru[(size_t)set * l->ways];
 	v = find(l, lc, set, r->line);	/* another SM may have filled it */
@@ -230,7 +211,7 @@ static void l2_respond(void *priv, struct ng_sm *sm, struct ng_req *r)
 	}
 	memcpy(data_of(l, lc, set, v), r->src, l->line);
 	lru[v] = ++lc->stamp[set];
-	unlock(&lc->lock[set]);
+	ng_spin_unlock(&lc->lock[set]);
 }
 
 static void l2_kernel_end(void *priv, struct ng_sm *const *sms, unsigned int nsm)

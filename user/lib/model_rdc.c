@@ -29,11 +29,11 @@
  * which run before a request is counted (ng_repl_redirect).
  */
 #include <errno.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
+#include "spinlock.h"
 #include "ngemu/model.h"
 #include "ngemu/rdc.h"
 #include "ngemu/sidecar.h"
@@ -59,21 +59,6 @@ struct rdc {
 	uint64_t imst_bytes;
 	struct rdc_cache c[NG_MAX_GPUS];
 };
-
-static void lock(_Atomic unsigned char *l)
-{
-	unsigned int spins = 0;
-
-	while (atomic_exchange_explicit(l, 1, memory_order_acquire))
-		while (atomic_load_explicit(l, memory_order_relaxed))
-			if (++spins % 64 == 0)
-				sched_yield();
-}
-
-static void unlock(_Atomic unsigned char *l)
-{
-	atomic_store_explicit(l, 0, memory_order_release);
-}
 
 static void rdc_destroy(void *priv)
 {
@@ -214,7 +199,7 @@ static void broadcast_invalidate(struct rdc *d, struct ng_sm *sm,
 		sm->ctr.v[NG_CTR_INV_MSGS]++;
 		sm->ctr.v[NG_CTR_INV_BYTES] += bytes;
 		sm->ctr.v[NG_CTR_LINK_TX] += bytes;
-		lock(lock_of(rc, slot));
+		ng_spin_lock(lock_of(rc, slot));
 		w = atomic_load_explicit(&rc->sc[slot], memory_order_relaxed);
 		if ((w >> NG_SC_VALID_SHIFT & 1) &&
 		    ((w >> NG_SC_TAG_SHIFT) & NG_SC_TAG_MASK) == tag) {
@@ -222,7 +207,7 @@ static void broadcast_invalidate(struct rdc *d, struct ng_sm *sm,
 					      memory_order_relaxed);
 			sm->ctr.v[NG_CTR_RDC_INVAL]++;
 		}
-		unlock(lock_of(rc, slot));
+		ng_spin_unlock(lock_of(rc, slot));
 	}
 }
 
@@ -271,13 +256,13 @@ static bool rdc_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 	rc = &d->c[r->gpu];
 	slot = li % d->nlines;
 	tag = li / d->nlines;
-	lock(lock_of(rc, slot));
+	ng_spin_lock(lock_of(rc, slot));
 	w = atomic_load_explicit(&rc->sc[slot], memory_order_relaxed);
 	switch (r->op) {
 	case NG_OP_LOAD:
 		if (ng_sc_hit(w, tag, rc->epoch)) {
 			memcpy(sm->linebuf, data_of(d, rc, slot), d->line);
-			unlock(lock_of(rc, slot));
+			ng_spin_unlock(lock_of(rc, slot));
 			r->src = sm->linebuf;
 			s = ng_reserve_dur(sm, ng_res_mem(m, r->gpu), r->t,
 					   m->mem_line_dur);
@@ -286,7 +271,7 @@ static bool rdc_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 			sm->ctr.v[NG_CTR_MEM_ACC]++;
 			return true;
 		}
-		unlock(lock_of(rc, slot));
+		ng_spin_unlock(lock_of(rc, slot));
 		/*
 		 * The probe reads the line and its ECC, then the request goes
 		 * remote. The fill's write is reserved now too: an SM's
@@ -311,7 +296,7 @@ static bool rdc_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 
 				memcpy(dd + 4 * wd, h + 4 * wd, 4);
 			}
-			unlock(lock_of(rc, slot));
+			ng_spin_unlock(lock_of(rc, slot));
 			charge_mem_bg(sm, r->gpu, r->t);
 			sm->ctr.v[NG_CTR_RDC_WUPD]++;
 			return false;
@@ -324,7 +309,7 @@ static bool rdc_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 					      memory_order_relaxed);
 		break;
 	}
-	unlock(lock_of(rc, slot));
+	ng_spin_unlock(lock_of(rc, slot));
 	return false;
 }
 
@@ -343,7 +328,7 @@ static void rdc_respond(void *priv, struct ng_sm *sm, struct ng_req *r)
 	tag = li / d->nlines;
 	if (d->imst)
 		imst = atomic_load_explicit(&d->imst[li], memory_order_relaxed);
-	lock(lock_of(rc, slot));
+	ng_spin_lock(lock_of(rc, slot));
 	w = atomic_load_explicit(&rc->sc[slot], memory_order_relaxed);
 	if (((w >> NG_SC_VALID_SHIFT) & 1) &&
 	    ((w >> NG_SC_EPOCH_SHIFT) & NG_SC_EPOCH_MASK) == rc->epoch &&
@@ -352,7 +337,7 @@ static void rdc_respond(void *priv, struct ng_sm *sm, struct ng_req *r)
 	memcpy(data_of(d, rc, slot), r->src, d->line);
 	atomic_store_explicit(&rc->sc[slot], ng_sc_line(tag, rc->epoch, imst),
 			      memory_order_relaxed);
-	unlock(lock_of(rc, slot));
+	ng_spin_unlock(lock_of(rc, slot));
 	/* the insert's write to local memory was reserved with the probe */
 	sm->ctr.v[NG_CTR_RDC_FILL]++;
 }
