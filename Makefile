@@ -151,7 +151,7 @@ bench-carve: user
 	done
 
 check-user: tests user
-	$(Q)tools/ksft-run.sh -s user $(UTESTS)
+	$(Q)NGEMU=$(abspath $(NGEMU)) tools/ksft-run.sh -s user -t 600 $(UTESTS)
 
 check-style: $(KSFT_HDR)
 	$(Q)tools/check-style.sh $(KFILES)

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Golden results: `ngemu bench --compare W --json` for every workload must
+ * print exactly what user/tests/fixtures/compare/W.json holds (deterministic
+ * mode, so the output is a pure function of the code and the config). A
+ * restructuring must leave them byte-identical; a change of the model's
+ * results rewrites them with tools/update-fixtures.sh, on purpose.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+
+#include "run_cmd.h"
+
+#define MAX_ARGS 16
+
+/* The fixture folder: $NG_FIXTURES, else found above this program. */
+static int fixture_dir(char *out, size_t len)
+{
+	const char *env = getenv("NG_FIXTURES");
+	char exe[1024], probe[1200];
+	ssize_t n;
+
+	if (env && *env) {
+		snprintf(out, len, "%s", env);
+		return 0;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return -1;
+	exe[n] = '\0';
+	for (int up = 0; up < 5; up++) {
+		char *slash = strrchr(exe, '/');
+
+		if (!slash)
+			break;
+		*slash = '\0';
+		snprintf(probe, sizeof(probe), "%s/user/tests/fixtures/compare/cases",
+			 exe);
+		if (!access(probe, R_OK)) {
+			snprintf(out, len, "%s/user/tests/fixtures/compare", exe);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static char *read_all(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	if (buf)
+		buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* The case line of @wl: its exit status and extra arguments. */
+static int find_case(const char *dir, const char *wl, int *want, char *args,
+		     size_t len)
+{
+	char path[1300], line[512];
+	FILE *f;
+	int ret = -1;
+
+	snprintf(path, sizeof(path), "%s/cases", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char name[64];
+		int off = 0;
+
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0] == '#' || sscanf(line, "%63s %d %n", name, want, &off) < 2)
+			continue;
+		if (strcmp(name, wl))
+			continue;
+		snprintf(args, len, "%s", line + off);
+		ret = 0;
+		break;
+	}
+	fclose(f);
+	return ret;
+}
+
+/* The first line where @a and @b differ, 1-based; 0 if they are equal. */
+static unsigned int first_diff(const char *a, const char *b)
+{
+	unsigned int line = 1;
+
+	for (; *a && *a == *b; a++, b++)
+		if (*a == '\n')
+			line++;
+	return *a == *b ? 0 : line;
+}
+
+FIXTURE(compare) {
+	struct cmd_result r;
+};
+
+FIXTURE_VARIANT(compare) {
+	const char *wl;
+};
+
+#define CASE(id, name) \
+	FIXTURE_VARIANT_ADD(compare, id) { .wl = name }
+
+CASE(stream_triad, "stream-triad");
+CASE(local_stream, "local-stream");
+CASE(remote_stream, "remote-stream");
+CASE(pointer_chase, "pointer-chase");
+CASE(rwshare, "rwshare");
+CASE(randaccess, "randaccess");
+CASE(hotspot, "hotspot");
+CASE(spmv, "spmv");
+CASE(bfs, "bfs");
+
+FIXTURE_SETUP(compare)
+{
+}
+
+FIXTURE_TEARDOWN(compare)
+{
+}
+
+TEST_F_TIMEOUT(compare, output_is_the_fixture, 300)
+{
+	char dir[1200], path[1300], args[256], *save = NULL;
+	char *argv[MAX_ARGS + 8];
+	char *want_out;
+	unsigned int n = 0, line;
+	int want = -1;
+
+	ASSERT_EQ(0, fixture_dir(dir, sizeof(dir)))
+		TH_LOG("no fixtures: set NG_FIXTURES");
+	ASSERT_EQ(0, find_case(dir, variant->wl, &want, args, sizeof(args)))
+		TH_LOG("%s has no line in %s/cases", variant->wl, dir);
+	snprintf(path, sizeof(path), "%s/%s.json", dir, variant->wl);
+	want_out = read_all(path);
+	ASSERT_NE(NULL, want_out) TH_LOG("cannot read %s", path);
+	argv[n++] = (char *)ngemu_path();
+	argv[n++] = "bench";
+	argv[n++] = "--compare";
+	argv[n++] = (char *)variant->wl;
+	argv[n++] = "--json";
+	for (char *t = strtok_r(args, " ", &save); t && n < MAX_ARGS;
+	     t = strtok_r(NULL, " ", &save))
+		argv[n++] = t;
+	argv[n] = NULL;
+	ASSERT_EQ(0, run_cmd(&self->r, argv));
+	EXPECT_EQ(want, self->r.status) TH_LOG("%s", self->r.err);
+	line = first_diff(self->r.out, want_out);
+	EXPECT_EQ(0, line)
+		TH_LOG("%s differs from %s from line %u on (tools/update-fixtures.sh rewrites it if the change is intended)",
+		       variant->wl, path, line);
+	free(want_out);
+}
+
+TEST(a_changed_value_is_caught)
+{
+	/* the comparison itself: one digit off is a difference */
+	EXPECT_EQ(0, first_diff("{\n \"a\": 1\n}\n", "{\n \"a\": 1\n}\n"));
+	EXPECT_EQ(2, first_diff("{\n \"a\": 1\n}\n", "{\n \"a\": 2\n}\n"));
+	EXPECT_EQ(3, first_diff("{\n \"a\": 1\n}\n", "{\n \"a\": 1\n"));
+}
+
+TEST_HARNESS_MAIN
