@@ -33,7 +33,7 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 NG_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow \
 	-Wformat=2 -Wstrict-prototypes -Wmissing-prototypes -pthread \
-	-Iinclude/uapi -Iuser/include -MMD -MP
+	-Iinclude/uapi -Iuser/include -Iuser/lib -MMD -MP
 ifeq ($(SAN),1)
 # ASan cannot be linked statically
 NG_CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=all \
@@ -45,7 +45,7 @@ NG_LDFLAGS := -static -pthread
 endif
 LDLIBS  := -lnuma -luring -lm
 
-LIB_SRCS     := $(wildcard user/lib/*.c)
+LIB_SRCS     := $(sort $(shell find user/lib -name '*.c'))
 NGEMU_SRCS   := $(wildcard user/ngemu/*.c)
 UTEST_SRCS   := $(wildcard user/tests/*.c)
 KSFT_SRCS    := $(wildcard selftests/numagpu/*.c)

@@ -9,7 +9,7 @@
 #include "kselftest_harness.h"
 
 #include "../../user/tests/run_cmd.h"
-#include "ngemu/kbuf.h"
+#include "ngemu/backend/kbuf.h"
 #include "numagpu_test.h"
 
 /* Drop the lines that may differ between the backends. */

@@ -16,7 +16,7 @@
 
 #include "kselftest_harness.h"
 
-#include "ngemu/kbuf.h"
+#include "ngemu/backend/kbuf.h"
 #include "numagpu_test.h"
 
 #define NPAGES	8192	/* 32 MiB of 4 KiB pages */

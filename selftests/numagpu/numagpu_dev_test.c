@@ -16,8 +16,8 @@
 
 #include "kselftest_harness.h"
 
-#include "ngemu/cpulist.h"
-#include "ngemu/topology.h"
+#include "ngemu/util/cpulist.h"
+#include "ngemu/backend/topology.h"
 #include "numagpu_test.h"
 
 FIXTURE(dev) {

@@ -17,7 +17,7 @@
 
 #include "kselftest_harness.h"
 
-#include "ngemu/topology.h"
+#include "ngemu/backend/topology.h"
 #include "numagpu_test.h"
 
 /* Leave the module loaded with default parameters, whatever happened. */

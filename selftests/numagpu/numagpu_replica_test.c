@@ -23,7 +23,7 @@
 
 #include "kselftest_harness.h"
 
-#include "ngemu/kbuf.h"
+#include "ngemu/backend/kbuf.h"
 #include "numagpu_test.h"
 
 #define PARAM_DIR "/sys/module/numagpu/parameters/"

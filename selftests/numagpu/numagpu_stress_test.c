@@ -20,7 +20,7 @@
 
 #include "kselftest_harness.h"
 
-#include "ngemu/kbuf.h"
+#include "ngemu/backend/kbuf.h"
 #include "numagpu_test.h"
 
 #define NBUF	2

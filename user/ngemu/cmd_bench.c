@@ -12,10 +12,10 @@
 
 #include "commands.h"
 #include "ngemu/config.h"
-#include "ngemu/format.h"
-#include "ngemu/json.h"
-#include "ngemu/system.h"
-#include "ngemu/workloads.h"
+#include "ngemu/util/format.h"
+#include "ngemu/util/json.h"
+#include "ngemu/runtime/system.h"
+#include "ngemu/workloads/workload.h"
 
 static void bench_usage(FILE *out)
 {

@@ -7,11 +7,11 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "ngemu/cpulist.h"
-#include "ngemu/format.h"
-#include "ngemu/json.h"
-#include "ngemu/kbuf.h"
-#include "ngemu/topology.h"
+#include "ngemu/util/cpulist.h"
+#include "ngemu/util/format.h"
+#include "ngemu/util/json.h"
+#include "ngemu/backend/kbuf.h"
+#include "ngemu/backend/topology.h"
 
 /* Device memory in use by numagpu buffers (kmod backend only). */
 struct info_usage {

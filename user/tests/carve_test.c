@@ -14,13 +14,13 @@
 #include "kselftest_harness.h"
 
 #include "ngemu/config.h"
-#include "ngemu/kernel.h"
-#include "ngemu/model.h"
-#include "ngemu/rdc.h"
-#include "ngemu/sidecar.h"
-#include "ngemu/space.h"
-#include "ngemu/system.h"
-#include "ngemu/workloads.h"
+#include "ngemu/runtime/kernel.h"
+#include "ngemu/model/model.h"
+#include "ngemu/model/rdc.h"
+#include "ngemu/model/sidecar.h"
+#include "ngemu/runtime/space.h"
+#include "ngemu/runtime/system.h"
+#include "ngemu/workloads/workload.h"
 
 /* ---- sidecar ------------------------------------------------------ */
 

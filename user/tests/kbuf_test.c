@@ -18,7 +18,7 @@
 
 #include <linux/io_uring.h>
 
-#include "ngemu/kbuf.h"
+#include "ngemu/backend/kbuf.h"
 #include "run_cmd.h"
 
 #define NGEMU(...) ((char *const[]){ (char *)ngemu_path(), __VA_ARGS__, NULL })

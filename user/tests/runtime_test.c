@@ -11,13 +11,13 @@
 
 #include "kselftest_harness.h"
 
-#include "ngemu/coalesce.h"
+#include "ngemu/runtime/coalesce.h"
 #include "ngemu/config.h"
-#include "ngemu/kernel.h"
-#include "ngemu/sched.h"
-#include "ngemu/space.h"
-#include "ngemu/system.h"
-#include "ngemu/workloads.h"
+#include "ngemu/runtime/kernel.h"
+#include "ngemu/runtime/sched.h"
+#include "ngemu/runtime/space.h"
+#include "ngemu/runtime/system.h"
+#include "ngemu/workloads/workload.h"
 
 /* ---- coalescer ---------------------------------------------------- */
 

@@ -13,10 +13,10 @@
 #include "kselftest_harness.h"
 
 #include "fake_sysfs.h"
-#include "ngemu/cpulist.h"
-#include "ngemu/format.h"
-#include "ngemu/json.h"
-#include "ngemu/topology.h"
+#include "ngemu/util/cpulist.h"
+#include "ngemu/util/format.h"
+#include "ngemu/util/json.h"
+#include "ngemu/backend/topology.h"
 
 FIXTURE(sysfs) {
 	struct fake_sysfs fs;

@@ -1,0 +1,319 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The hardware model: a pipeline of components (L2 -> link -> memory in
+ * the baseline) that each line request passes once. A component sees the
+ * request on the way to its home (access) and, in reverse order, on the
+ * way back (respond), which is where response legs are charged and caches
+ * fill. Time is modeled per emulated SM in ticks (1/1024 ns):
+ *
+ *  - an SM has at most `mlp` line requests in flight (a ring of their
+ *    completion times); a new one waits for the oldest slot;
+ *  - shared resources (each GPU's memory, each direction of each link,
+ *    each CPU-GPU link direction) are work-conserving FIFO servers with a
+ *    bandwidth; SMs reserve their time in batches so that the hot path
+ *    takes no lock and almost never an atomic operation;
+ *  - a kernel's modeled time is the latest completion over its SMs.
+ *
+ * Components are chosen by config in model.c; later mechanisms (RDC,
+ * directories, coalescing links) are more components of the same kind.
+ */
+#ifndef NGEMU_MODEL_H
+#define NGEMU_MODEL_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ngemu/config.h"
+#include "ngemu/util/counters.h"
+#include "ngemu/runtime/space.h"
+
+#define NG_TICKS_PER_NS	1024
+#define NG_MAX_LINE	256
+#define NG_MAX_COMPONENTS 8
+
+typedef uint64_t ng_ticks;
+
+enum ng_op { NG_OP_LOAD, NG_OP_STORE, NG_OP_ATOMIC };
+
+#define NG_REQ_FILL	1u	/* a cache above wants the line on the way back */
+#define NG_REQ_RDC_FILL	2u	/* the RDC wants it too */
+
+/* One line request, as the coalescer emits it. */
+struct ng_req {
+	uintptr_t line;		/* line-aligned device address */
+	uint64_t mask;		/* 4-byte words used, bit i = word i */
+	unsigned int op;	/* enum ng_op */
+	unsigned int gpu;	/* requesting GPU */
+	unsigned int home;	/* GPU index or NG_HOME_HOST */
+	unsigned int flags;
+	ng_ticks t;		/* running time: issue, then completion */
+	const void *src;	/* where the line's data is to be read */
+};
+
+struct ng_model;
+struct ng_sm;
+
+struct ng_component_ops {
+	const char *name;
+	int (*create)(struct ng_model *m, void **priv, char *err, size_t errlen);
+	void (*destroy)(void *priv);
+	/* true: the request is complete here; later components are skipped */
+	bool (*access)(void *priv, struct ng_sm *sm, struct ng_req *r);
+	/* optional: the way back, for the components whose access ran */
+	void (*respond)(void *priv, struct ng_sm *sm, struct ng_req *r);
+	/* skipped for requests homed on the requesting GPU */
+	bool remote_only;
+	/* optional: kernel boundary (software coherence, ...) */
+	void (*kernel_end)(void *priv, struct ng_sm *const *sms,
+			   unsigned int nsm);
+};
+
+/*
+ * A bandwidth server as a calendar: time is cut into bins of 2^bin_shift
+ * ticks (at least ~1000 line transfers each) and each bin holds how much
+ * of its time is taken. A request takes capacity from the first bin at or
+ * after its ready time that has some left, so an SM whose clock lags
+ * behind another's still finds the capacity the other left idle (SM clocks
+ * advance independently on different threads), and aggregate bandwidth
+ * can never exceed the configured one. Bins form a ring; a bin word packs
+ * its absolute bin number (high bits) with the ticks taken (low bits), so
+ * a reused slot is recognised without clearing the ring between kernels.
+ */
+#define NG_NBINS	4096
+#define NG_BIN_USED_BITS 28
+
+struct ng_resource {
+	_Atomic uint64_t *bins;
+	uint64_t cost_fp;		/* ticks per byte, 16.16 fixed point */
+	unsigned int bin_shift;
+	char pad[44];
+};
+
+/*
+ * An SM's private slice of one bin's capacity: requests take from it
+ * without atomics until it runs out or time moves to another bin; the
+ * unused rest goes back to the bin.
+ */
+struct ng_window {
+	uint64_t bin;		/* absolute bin number; 0: none */
+	ng_ticks cap;		/* capacity left in the slice */
+	ng_ticks cur;		/* when the SM's last transfer here ends */
+};
+
+struct ng_model {
+	const struct ng_config *cfg;
+	struct ng_space *space;
+	unsigned int ngpus;
+	unsigned int ncomp;
+	const struct ng_component_ops *ops[NG_MAX_COMPONENTS];
+	void *priv[NG_MAX_COMPONENTS];
+	unsigned int nres;
+	struct ng_resource *res;	/* see ng_res_*() for the layout */
+	ng_ticks issue_ticks;		/* SM issue interval per request */
+	unsigned int batch;		/* requests' capacity taken at once */
+	ng_ticks time_base;		/* kernels follow each other in bins */
+	unsigned int max_shift;
+	bool local_inline;		/* local requests: memory only */
+	unsigned int mlp;
+	ng_ticks mem_latency;
+	ng_ticks mem_line_dur;
+	/*
+	 * Software replication (model_rdc.c): runs before a request is
+	 * counted and may serve it from a local copy (r->home = r->gpu).
+	 */
+	void *repl;
+	bool ideal;
+};
+
+static inline unsigned int ng_res_mem(const struct ng_model *m, unsigned int g)
+{
+	(void)m;
+	return g;
+}
+
+/* The link direction carrying data from @from to @to. */
+static inline unsigned int ng_res_link(const struct ng_model *m,
+				       unsigned int from, unsigned int to)
+{
+	return m->ngpus + from * m->ngpus + to;
+}
+
+/* CPU-GPU link of @g: @to_gpu selects the direction host -> GPU. */
+static inline unsigned int ng_res_host(const struct ng_model *m,
+				       unsigned int g, bool to_gpu)
+{
+	return m->ngpus + m->ngpus * m->ngpus + 2 * g + (to_gpu ? 1 : 0);
+}
+
+/* Per emulated SM: private to the thread that runs it. */
+struct ng_sm {
+	struct ng_model *model;
+	unsigned int gpu;		/* emulated GPU */
+	unsigned int index;		/* SM within the GPU */
+	unsigned int id;		/* SM within the system */
+	ng_ticks now;			/* issue clock */
+	ng_ticks done_max;		/* latest completion so far */
+	ng_ticks *ring;			/* completion times, mlp slots */
+	unsigned int ring_mask;
+	unsigned int ring_pos;
+	struct ng_window *win;		/* one per resource */
+	/* the hot path's constants, next to the SM's own state */
+	struct ng_window *own_mem;	/* win[] of this GPU's memory */
+	unsigned int own_mem_shift;
+	ng_ticks line_dur, mem_latency, issue_ticks;
+	unsigned int mlp;
+	unsigned int line_bytes, line_words;
+	bool local_inline;
+	ng_ticks time_base;		/* the model's, copied per kernel */
+	uintptr_t view_delta;		/* device address -> this GPU's view */
+	uintptr_t space_base;		/* the location table, at hand */
+	_Atomic uint8_t *loc;
+	unsigned int page_shift;
+	struct ng_counters ctr;
+	/* L2 hits copy the line here so that eviction cannot tear it */
+	_Alignas(64) unsigned char linebuf[NG_MAX_LINE];
+	/* injection */
+	double inj_owed_ns;
+	void *shared;			/* block shared memory */
+	uint64_t nreq_total;		/* for model throughput */
+	uint64_t rng;			/* xorshift state (IMST resets) */
+	double busy_s;			/* wall time running blocks */
+};
+
+int ng_model_init(struct ng_model *m, const struct ng_config *cfg,
+		  struct ng_space *space, char *err, size_t errlen);
+void ng_model_fini(struct ng_model *m);
+
+int ng_sm_init(struct ng_sm *sm, struct ng_model *m, unsigned int gpu,
+	       unsigned int index, unsigned int id);
+void ng_sm_fini(struct ng_sm *sm);
+
+/* Start of a kernel: clocks and resources back to zero. */
+void ng_model_kernel_begin(struct ng_model *m, struct ng_sm *const *sms,
+			   unsigned int nsm);
+/* End of a kernel: boundary actions; returns the kernel's modeled time. */
+ng_ticks ng_model_kernel_end(struct ng_model *m, struct ng_sm *const *sms,
+			     unsigned int nsm);
+
+/* The pipeline, for any request (see ng_model_access()). */
+void ng_model_access_pipeline(struct ng_sm *sm, struct ng_req *r);
+
+/*
+ * Charge @bytes on resource @ri for a request ready at @t; returns when
+ * the transfer starts (its duration in *dur_out). The hot path uses the
+ * SM's window; one compare-and-swap refills it every few requests.
+ */
+ng_ticks ng_reserve_slow(struct ng_sm *sm, unsigned int ri, ng_ticks t,
+			 ng_ticks dur);
+
+static inline ng_ticks ng_cost(const struct ng_model *m, unsigned int ri,
+			       uint64_t bytes)
+{
+	return (bytes * m->res[ri].cost_fp) >> 16;
+}
+
+/* ng_reserve() for a transfer of known duration. */
+static inline ng_ticks ng_reserve_dur(struct ng_sm *sm, unsigned int ri,
+				      ng_ticks t, ng_ticks dur)
+{
+	struct ng_model *m = sm->model;
+	struct ng_window *w = &sm->win[ri];
+	ng_ticks s = t > w->cur ? t : w->cur;
+
+	if (w->cap >= dur &&
+	    ((m->time_base + s) >> m->res[ri].bin_shift) == w->bin) {
+		w->cap -= dur;
+		w->cur = s + dur;
+		return s;
+	}
+	return ng_reserve_slow(sm, ri, t, dur);
+}
+
+static inline ng_ticks ng_reserve(struct ng_sm *sm, unsigned int ri,
+				  ng_ticks t, uint64_t bytes, ng_ticks *dur_out)
+{
+	*dur_out = ng_cost(sm->model, ri, bytes);
+	return ng_reserve_dur(sm, ri, t, *dur_out);
+}
+
+/* Set bits; a libgcc call without -mpopcnt, so by hand. */
+static inline unsigned int ng_popcount64(uint64_t x)
+{
+	x = x - ((x >> 1) & 0x5555555555555555ULL);
+	x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	return (unsigned int)((x * 0x0101010101010101ULL) >> 56);
+}
+
+/*
+ * The memory component's work (model_mem.c), inline so that the local
+ * fast path below can use it too.
+ */
+static inline void ng_mem_charge(struct ng_sm *sm, struct ng_req *r)
+{
+	struct ng_model *m = sm->model;
+	ng_ticks start;
+
+	r->src = (const void *)(r->line + sm->view_delta);
+	if (r->home == NG_HOME_HOST)
+		return;
+	/* every access moves a whole line: its duration is precomputed */
+	start = ng_reserve_dur(sm, ng_res_mem(m, r->home), r->t, m->mem_line_dur);
+	r->t = start + m->mem_line_dur + m->mem_latency;
+	/* mem.bytes is accesses x line, derived when counters are read */
+	sm->ctr.v[NG_CTR_MEM_ACC]++;
+}
+
+/*
+ * Send one request through the model; r->t is its completion after, r->src
+ * where its data is. A request homed on its own GPU skips the remote-only
+ * components; when only the memory component is left (the baseline), it
+ * is handled inline here: that is most requests of a well-placed run.
+ */
+static inline void ng_model_access(struct ng_sm *sm, struct ng_req *r)
+{
+	struct ng_model *m = sm->model;
+	unsigned int slot;
+	ng_ticks t;
+
+	if (r->home != r->gpu || !sm->local_inline) {
+		ng_model_access_pipeline(sm, r);
+		return;
+	}
+	slot = sm->ring_pos;
+	t = sm->now > sm->ring[slot] ? sm->now : sm->ring[slot];
+	r->src = (const void *)(r->line + sm->view_delta);
+	{
+		/* ng_mem_charge() on the SM's own memory, constants at hand */
+		struct ng_window *w = sm->own_mem;
+		ng_ticks dur = sm->line_dur;
+		ng_ticks s = t > w->cur ? t : w->cur;
+
+		if (w->cap >= dur &&
+		    ((m->time_base + s) >> sm->own_mem_shift) == w->bin) {
+			w->cap -= dur;
+			w->cur = s + dur;
+		} else {
+			s = ng_reserve_slow(sm, ng_res_mem(m, r->gpu), t, dur);
+		}
+		r->t = s + dur + sm->mem_latency;
+	}
+	sm->ctr.v[NG_CTR_MEM_ACC]++;
+	sm->ring[slot] = r->t;
+	sm->ring_pos = slot + 1 == sm->mlp ? 0 : slot + 1;
+	sm->now = t + sm->issue_ticks;
+	if (r->t > sm->done_max)
+		sm->done_max = r->t;
+	/* core.requests is local + remote + host, derived when read */
+	sm->ctr.v[NG_CTR_LOCAL]++;
+}
+
+/* Replication baselines: redirect a request to a local copy if any. */
+void ng_repl_redirect(struct ng_model *m, struct ng_sm *sm, struct ng_req *r);
+
+/* Spin off owed injected delay once a batch is due. */
+void ng_inject_settle(struct ng_sm *sm, bool force);
+
+#endif /* NGEMU_MODEL_H */

@@ -1,0 +1,311 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernels and their launch. A kernel is a C function run once per thread
+ * block; it walks its block's warps (32 lanes each) and does its memory
+ * accesses warp-wide through the functions below, which coalesce the
+ * lanes into line requests and pass each through the hardware model once.
+ * Loads return the data the model says they read (from the home memory or
+ * from a cached copy).
+ *
+ * A block's warps run one after another on its SM's thread, so a block
+ * barrier is a phase boundary in the kernel's code: finish a loop over all
+ * warps, call ng_block_sync() (which charges the barrier's wait), then
+ * start the next loop. Shared memory is ng_block.shared.
+ */
+#ifndef NGEMU_KERNEL_H
+#define NGEMU_KERNEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ngemu/runtime/coalesce.h"
+#include "ngemu/util/counters.h"
+#include "ngemu/model/model.h"
+
+struct ng_system;
+
+struct ng_dim {
+	unsigned int x, y;
+};
+
+struct ng_block {
+	struct ng_sm *sm;
+	struct ng_space *space;
+	struct ng_dim idx;		/* block index in the grid */
+	struct ng_dim dim;		/* threads per block */
+	struct ng_dim grid;
+	uint64_t id;			/* idx.y * grid.x + idx.x */
+	unsigned int nthreads, nwarps;
+	void *shared;
+	uint64_t shared_bytes;
+	bool modeled;			/* false: native run, no model */
+};
+
+struct ng_warp {
+	struct ng_block *b;
+	unsigned int id;		/* warp in the block */
+	unsigned int tid0;		/* thread index of lane 0 in the block */
+	unsigned int nlanes;		/* threads in this warp (last may be short) */
+	uint32_t active;
+	ng_ticks ready;			/* when this warp's loads have arrived */
+};
+
+typedef void (*ng_kernel_fn)(struct ng_block *b, void *args);
+
+struct ng_launch {
+	const char *name;
+	ng_kernel_fn fn;
+	void *args;
+	struct ng_dim grid, block;	/* y = 0 is taken as 1 */
+	int only_gpu;			/* >= 0: run every block on this GPU */
+	bool native;			/* no model: the native comparison */
+};
+
+struct ng_launch_result {
+	ng_ticks modeled;		/* this kernel's modeled time */
+	double wall_s;
+	uint64_t requests;
+};
+
+/* Run a kernel to completion (a kernel boundary follows). 0 or -errno. */
+int ng_launch(struct ng_system *sys, const struct ng_launch *l,
+	      struct ng_launch_result *res);
+
+/* Warp @w of block @b. */
+static inline void ng_warp_get(struct ng_block *b, unsigned int w,
+			       struct ng_warp *out)
+{
+	unsigned int t0 = w * NG_WARP;
+	unsigned int n = b->nthreads - t0 < NG_WARP ? b->nthreads - t0 : NG_WARP;
+
+	out->b = b;
+	out->id = w;
+	out->tid0 = t0;
+	out->nlanes = n;
+	out->active = n == 32 ? ~0u : (1u << n) - 1;
+	out->ready = 0;
+}
+
+/* Global x and y of @lane's thread. */
+static inline unsigned int ng_lane_x(const struct ng_warp *w, unsigned int lane)
+{
+	const struct ng_block *b = w->b;
+
+	return b->idx.x * b->dim.x + (w->tid0 + lane) % b->dim.x;
+}
+
+static inline unsigned int ng_lane_y(const struct ng_warp *w, unsigned int lane)
+{
+	const struct ng_block *b = w->b;
+
+	return b->idx.y * b->dim.y + (w->tid0 + lane) / b->dim.x;
+}
+
+/*
+ * Warp-wide memory access: active lanes access @size bytes (1..line) at
+ * addr[lane]; lane data is packed in @buf at lane * size.
+ */
+void ng_ld(struct ng_warp *w, const uintptr_t addr[NG_WARP], unsigned int size,
+	   void *buf);
+void ng_st(struct ng_warp *w, const uintptr_t addr[NG_WARP], unsigned int size,
+	   const void *buf);
+/* Contiguous lanes: lane l at base + l * size, for w->nlanes lanes. */
+void ng_ld_contig(struct ng_warp *w, const void *base, unsigned int size,
+		  void *buf);
+void ng_st_contig(struct ng_warp *w, void *base, unsigned int size,
+		  const void *buf);
+/*
+ * Where the warp's GPU reaches device address @p: its own view of the
+ * memory (kmod backend: p + gpu * view_stride; user backend: @p). Kernels
+ * that write in place write here, then call ng_st_contig_done() with the
+ * device address.
+ */
+static inline void *ng_warp_view(const struct ng_warp *w, const void *p)
+{
+	return (void *)((uintptr_t)p + w->b->sm->view_delta);
+}
+
+/*
+ * Zero-copy forms for streaming kernels. ng_ld_contig_ref() returns where
+ * the lanes' data is: the warp GPU's view of @base (ng_warp_view()) when
+ * every line was read from its home (the usual case), else @buf, filled
+ * from the cached copies. The data is valid until the warp's next memory
+ * operation.
+ * ng_st_contig_done() is a store whose data the kernel has already written
+ * at ng_warp_view(@base) (in place): only the model's side of the store
+ * happens.
+ */
+static inline const void *ng_ld_contig_ref(struct ng_warp *w,
+					    const void *base,
+					    unsigned int size, void *buf);
+static inline void ng_st_contig_done(struct ng_warp *w, void *base,
+				     unsigned int size);
+
+/* Atomic add at the home, per active lane; @old gets the previous values. */
+void ng_atomic_add_u32(struct ng_warp *w, const uintptr_t addr[NG_WARP],
+		       const uint32_t val[NG_WARP], uint32_t old[NG_WARP]);
+/* The warp consumes its loaded values: wait until they have arrived. */
+void ng_warp_wait(struct ng_warp *w);
+/* Block barrier: the SM waits for every request it has in flight. */
+void ng_block_sync(struct ng_block *b);
+
+/*
+ * The hot path, inline: streaming kernels spend most of their time here,
+ * and calls per request cost as much as the model's work itself.
+ */
+
+/* One request of warp @w through the model; @nwords set in its mask. */
+static inline __attribute__((always_inline)) void
+ng_warp_send(struct ng_warp *w, struct ng_req *r, unsigned int nwords)
+{
+	struct ng_sm *sm = w->b->sm;
+	unsigned int e = atomic_load_explicit(
+		&sm->loc[(r->line - sm->space_base) >> sm->page_shift],
+		memory_order_relaxed);
+
+	r->gpu = sm->gpu;
+	/* ng_home(), with the table's coordinates kept in the SM */
+	r->home = e <= NG_HOME_HOST ? e : ng_home(w->b->space, r->line, sm->gpu);
+	r->flags = 0;
+	ng_model_access(sm, r);
+	if (r->t > w->ready)
+		w->ready = r->t;
+	sm->ctr.v[NG_CTR_WORDS] += nwords;
+}
+
+/* Words of line @l that bytes [from, to) touch. */
+static inline uint64_t ng_words(uintptr_t from, uintptr_t to, uintptr_t l)
+{
+	unsigned int w0 = (unsigned int)((from - l) >> 2);
+	unsigned int w1 = (unsigned int)((to - 1 - l) >> 2);
+
+	return (w1 >= 63 ? ~0ULL : (2ULL << w1) - 1) & ~((1ULL << w0) - 1);
+}
+
+/*
+ * Model the lines of [p, end) for @op; for loads copy what did not come
+ * from home memory into @buf (at the same offsets as from p), and return
+ * whether anything did.
+ */
+static inline __attribute__((always_inline)) bool
+ng_warp_contig(struct ng_warp *w, uintptr_t p, uintptr_t end, unsigned int op,
+	       char *buf)
+{
+	struct ng_sm *sm = w->b->sm;
+	unsigned int line = sm->model->cfg->line;
+	uintptr_t base = p;
+	bool copied = false;
+	struct ng_req r;
+
+	sm->ctr.v[NG_CTR_LANES] += w->nlanes;
+	r.op = op;
+	/* one whole aligned line: the common case of 32 x 4 B on 128 B */
+	if (!(p & (line - 1)) && end - p == line) {
+		r.line = p;
+		r.mask = line >= 256 ? ~0ULL : (1ULL << (line / 4)) - 1;
+		ng_warp_send(w, &r, line / 4);
+		sm->ctr.v[op == NG_OP_LOAD ? NG_CTR_REQ_LOAD : NG_CTR_REQ_STORE]++;
+		if (op == NG_OP_LOAD &&
+		    r.src != (const void *)(r.line + sm->view_delta)) {
+			__builtin_memcpy(buf, r.src, line);
+			copied = true;
+		}
+		return copied;
+	}
+	while (p < end) {
+		uintptr_t l = p & ~(uintptr_t)(line - 1);
+		uintptr_t stop = l + line < end ? l + line : end;
+
+		r.line = l;
+		r.mask = ng_words(p, stop, l);
+		ng_warp_send(w, &r, ng_popcount64(r.mask));
+		sm->ctr.v[op == NG_OP_LOAD ? NG_CTR_REQ_LOAD : NG_CTR_REQ_STORE]++;
+		if (op == NG_OP_LOAD &&
+		    r.src != (const void *)(r.line + sm->view_delta)) {
+			/* earlier lines came from home: they go to buf too */
+			if (!copied)
+				__builtin_memcpy(buf, (const void *)(base + sm->view_delta),
+						 p - base);
+			copied = true;
+		}
+		if (copied)
+			__builtin_memcpy(buf + (p - base),
+					 (const char *)r.src + (p - l), stop - p);
+		p = stop;
+	}
+	return copied;
+}
+
+/*
+ * The fastest path: a warp's whole aligned line, homed on its own GPU,
+ * with only the memory component in the way and the SM's slice of its
+ * memory's bandwidth covering it. Exactly what ng_warp_contig() would do
+ * through ng_model_access() in that case, without building a request.
+ * Returns false (having done nothing) when any condition does not hold.
+ */
+static inline __attribute__((always_inline)) bool
+ng_warp_local_line(struct ng_warp *w, uintptr_t line, unsigned int ctr_op)
+{
+	struct ng_sm *sm = w->b->sm;
+	unsigned int e = atomic_load_explicit(
+		&sm->loc[(line - sm->space_base) >> sm->page_shift],
+		memory_order_relaxed);
+	struct ng_window *win = sm->own_mem;
+	unsigned int slot = sm->ring_pos;
+	ng_ticks t, s, done, dur = sm->line_dur;
+
+	if (e != sm->gpu || !sm->local_inline)
+		return false;
+	t = sm->now > sm->ring[slot] ? sm->now : sm->ring[slot];
+	s = t > win->cur ? t : win->cur;
+	if (win->cap < dur || ((sm->time_base + s) >> sm->own_mem_shift) != win->bin)
+		return false;
+	win->cap -= dur;
+	win->cur = s + dur;
+	done = s + dur + sm->mem_latency;
+	sm->ring[slot] = done;
+	sm->ring_pos = slot + 1 == sm->mlp ? 0 : slot + 1;
+	sm->now = t + sm->issue_ticks;
+	if (done > sm->done_max)
+		sm->done_max = done;
+	if (done > w->ready)
+		w->ready = done;
+	sm->ctr.v[NG_CTR_LOCAL]++;
+	sm->ctr.v[NG_CTR_MEM_ACC]++;
+	sm->ctr.v[ctr_op]++;
+	sm->ctr.v[NG_CTR_LANES] += w->nlanes;
+	sm->ctr.v[NG_CTR_WORDS] += sm->line_words;
+	return true;
+}
+
+static inline const void *ng_ld_contig_ref(struct ng_warp *w,
+					    const void *base,
+					    unsigned int size, void *buf)
+{
+	uintptr_t p = (uintptr_t)base, end = p + (uintptr_t)w->nlanes * size;
+
+	const void *view;
+
+	if (!w->b->modeled)
+		return base;
+	view = (const void *)(p + w->b->sm->view_delta);
+	if (end - p == w->b->sm->line_bytes && !(p & (end - p - 1)) &&
+	    ng_warp_local_line(w, p, NG_CTR_REQ_LOAD))
+		return view;
+	return ng_warp_contig(w, p, end, NG_OP_LOAD, (char *)buf) ? buf : view;
+}
+
+static inline void ng_st_contig_done(struct ng_warp *w, void *base,
+				     unsigned int size)
+{
+	uintptr_t p = (uintptr_t)base, end = p + (uintptr_t)w->nlanes * size;
+
+	if (!w->b->modeled)
+		return;
+	if (end - p == w->b->sm->line_bytes && !(p & (end - p - 1)) &&
+	    ng_warp_local_line(w, p, NG_CTR_REQ_STORE))
+		return;
+	ng_warp_contig(w, p, end, NG_OP_STORE, NULL);
+}
+
+#endif /* NGEMU_KERNEL_H */

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Workloads behind `ngemu bench`: each allocates its data, runs kernels on
+ * the emulated system, verifies the result against a CPU reference and
+ * fills a result. The calibration microbenchmarks measure one parameter of
+ * the model each and say what the configuration expects:
+ *
+ *   local-stream   GPU 0 streams its own memory    -> local-bw
+ *   remote-stream  GPU 0 streams GPU 1's memory    -> link-bw
+ *   pointer-chase  GPU 0 chases pointers in GPU 1  -> remote load latency
+ *
+ * The CARVE workloads (rwshare, randaccess, hotspot, spmv, bfs; see
+ * Documentation/carve.rst) fill the CARVE fields of the result too.
+ */
+#ifndef NGEMU_WORKLOADS_H
+#define NGEMU_WORKLOADS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ngemu/config.h"
+#include "ngemu/util/counters.h"
+#include "ngemu/runtime/space.h"
+
+struct ng_system;
+
+struct ng_bench_opts {
+	uint64_t size;		/* bytes per array; 0: the workload's default */
+	unsigned int iters;	/* 0: default */
+	bool native;		/* also run natively, same threads and arrays */
+	/* called after each kernel, e.g. for a progress bar */
+	void (*progress)(void *ctx, unsigned int done, unsigned int total);
+	void *ctx;
+};
+
+struct ng_bench_result {
+	char workload[32];
+	bool verified;
+	char verify[160];		/* what was checked, or what failed */
+	unsigned int iters;
+	uint64_t elements;
+	uint64_t size;			/* bytes per array */
+	uint64_t bytes;			/* logical bytes moved by timed kernels */
+	double modeled_s, modeled_bw;	/* GB/s */
+	double wall_s, wall_bw;		/* emulated run, real time */
+	bool has_native;
+	double native_wall_s, native_bw, ratio;	/* ratio: wall_bw / native_bw */
+	/* calibration */
+	const char *metric;		/* NULL for ordinary workloads */
+	const char *unit;
+	double expected, measured, error_pct;
+	/* statistics of the timed kernels */
+	unsigned int ngpus, threads;
+	struct ng_counters total, gpu[NG_MAX_GPUS];
+	double local_frac, remote_frac, host_frac, l2_hit_rate;
+	uint64_t link_bytes;
+	/* CARVE and the replication baselines (compare tables) */
+	double link_frac;		/* requests served over a link */
+	double rdc_hit_rate;		/* RDC hits / lookups */
+	uint64_t footprint;		/* bytes the workload allocated, at most */
+	uint64_t carve_bytes;		/* RDC carve-outs, all GPUs */
+	uint64_t fallback_bytes;	/* buffers pushed to host memory by them */
+	uint64_t repl_bytes;		/* memory of read-only page replicas */
+	double mem_overhead;		/* (carve or replicas) / footprint */
+	/* kmod backend: the module's placement against the model's */
+	bool kmod;
+	struct ng_kmod_check placement;
+	double req_per_s_per_worker;	/* over all worker threads */
+	double req_per_s_per_cpu;	/* over the CPUs the busy workers had */
+};
+
+struct ng_workload {
+	const char *name;
+	const char *desc;
+	uint64_t default_size;
+	unsigned int default_iters;
+	unsigned int narrays;
+	int (*run)(struct ng_system *sys, const struct ng_bench_opts *o,
+		   struct ng_bench_result *r, char *err, size_t errlen);
+};
+
+/* NULL-terminated. */
+extern const struct ng_workload *const ng_workloads[];
+const struct ng_workload *ng_workload_find(const char *name);
+
+/*
+ * Run a workload: check that it fits (emulated device memory and this
+ * machine's free memory), run, verify, derive statistics. Returns 0 (see
+ * r->verified), -EINVAL/-ENOMEM for what the user asked that cannot work
+ * (message in @err), other negative errnos for failures.
+ */
+int ng_bench_run(struct ng_system *sys, const struct ng_workload *wl,
+		 const struct ng_bench_opts *o, struct ng_bench_result *r,
+		 char *err, size_t errlen);
+
+#endif /* NGEMU_WORKLOADS_H */

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * L2 component: per GPU, set-associative, LRU, caching *remote* lines only
+ * (NUMA-GPU's remote caching in the LLC) with real copies of their data,
+ * so that a coherence mistake shows up as a wrong result. Write-through:
+ * a GPU's own stores update its copy and go on to the home. Software
+ * coherence: each line carries the epoch it was filled in; a kernel
+ * boundary bumps the GPU's epoch (20 bits, as CARVE's), which invalidates
+ * every line at once; on roll-over the tags are cleared.
+ *
+ * The SMs of a GPU share its L2, so each set has a small spin lock.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/spinlock.h"
+#include "ngemu/model/model.h"
+#include "util/util.h"
+
+#define EPOCH_MASK	0xfffffu
+
+/*
+ * A way's tag word packs the line number with the epoch it was filled in
+ * (0: empty), so that a set's tags are two host cache lines, and LRU
+ * stamps live apart: lookups, the frequent operation, touch only tags.
+ */
+typedef uint64_t l2_tag;
+
+#define TAG(ln, ep)	(((uint64_t)(ln) << 20) | (ep))
+#define TAG_EPOCH(t)	((uint32_t)((t) & EPOCH_MASK))
+
+struct l2_cache {
+	l2_tag *meta;
+	uint32_t *lru;
+	unsigned char *data;
+	_Atomic unsigned char *lock;
+	uint32_t *stamp;	/* per-set LRU clock */
+	uint32_t epoch;
+};
+
+struct l2 {
+	unsigned int ngpus, nsets, ways, line, line_shift;
+	ng_ticks hit;
+	struct l2_cache c[NG_MAX_GPUS];
+};
+
+static void l2_destroy(void *priv)
+{
+	struct l2 *l = priv;
+
+	if (!l)
+		return;
+	for (unsigned int g = 0; g < l->ngpus; g++) {
+		free(l->c[g].meta);
+		free(l->c[g].lru);
+		free(l->c[g].data);
+		free((void *)l->c[g].lock);
+		free(l->c[g].stamp);
+	}
+	free(l);
+}
+
+static int l2_create(struct ng_model *m, void **priv, char *err, size_t errlen)
+{
+	const struct ng_config *c = m->cfg;
+	struct l2 *l = calloc(1, sizeof(*l));
+
+	if (!l)
+		goto nomem;
+	l->ngpus = c->gpus;
+	l->ways = c->l2_ways;
+	l->line = c->line;
+	l->nsets = (unsigned int)(c->l2_size / c->line / c->l2_ways);
+	l->line_shift = (unsigned int)__builtin_ctz(c->line);
+	l->hit = (ng_ticks)(c->l2_latency_ns * NG_TICKS_PER_NS);
+	for (unsigned int g = 0; g < l->ngpus; g++) {
+		struct l2_cache *lc = &l->c[g];
+		size_t n = (size_t)l->nsets * l->ways;
+
+		lc->meta = calloc(n, sizeof(*lc->meta));
+		lc->lru = calloc(n, sizeof(*lc->lru));
+		lc->data = calloc(n, l->line);
+		lc->lock = calloc(l->nsets, 1);
+		lc->stamp = calloc(l->nsets, sizeof(*lc->stamp));
+		lc->epoch = 1;
+		if (!lc->meta || !lc->lru || !lc->data || !lc->lock || !lc->stamp)
+			goto nomem;
+	}
+	*priv = l;
+	return 0;
+nomem:
+	l2_destroy(l);
+	ng_seterr(err, errlen, "out of memory for the L2 model");
+	return -ENOMEM;
+}
+
+static unsigned int set_of(const struct l2 *l, uintptr_t line)
+{
+	return (unsigned int)((line / l->line) % l->nsets);
+}
+
+/* The way of @line in @set, valid in this epoch, or -1. */
+static int find(struct l2 *l, struct l2_cache *lc, unsigned int set,
+		uintptr_t line)
+{
+	const l2_tag *w = &lc->meta[(size_t)set * l->ways];
+	l2_tag want = TAG(line >> l->line_shift, lc->epoch);
+
+	for (unsigned int i = 0; i < l->ways; i++)
+		if (w[i] == want)
+			return (int)i;
+	return -1;
+}
+
+/*
+ * Way-major data: consecutive sets are adjacent, so a stream of lines
+ * fills contiguous memory instead of striding by ways x line (which
+ * would fight over the host's own cache sets).
+ */
+static unsigned char *data_of(struct l2 *l, struct l2_cache *lc,
+			      unsigned int set, int way)
+{
+	return lc->data + ((size_t)way * l->nsets + set) * l->line;
+}
+
+static bool l2_access(void *priv, struct ng_sm *sm, struct ng_req *r)
+{
+	struct l2 *l = priv;
+	struct l2_cache *lc = &l->c[r->gpu];
+	unsigned int set;
+	int e;
+
+	if (r->home == r->gpu)
+		return false;
+	set = set_of(l, r->line);
+	ng_spin_lock(&lc->lock[set]);
+	e = find(l, lc, set, r->line);
+	switch (r->op) {
+	case NG_OP_LOAD:
+		if (e >= 0) {
+			lc->lru[(size_t)set * l->ways + (unsigned int)e] =
+				++lc->stamp[set];
+			memcpy(sm->linebuf, data_of(l, lc, set, e), l->line);
+			ng_spin_unlock(&lc->lock[set]);
+			r->src = sm->linebuf;
+			r->t += l->hit;
+			sm->ctr.v[NG_CTR_L2_HIT]++;
+			return true;
+		}
+		r->flags |= NG_REQ_FILL;
+		r->t += l->hit;
+		sm->ctr.v[NG_CTR_L2_MISS]++;
+		break;
+	case NG_OP_STORE:
+		/* write-through: refresh our copy's words from the home */
+		if (e >= 0) {
+			unsigned char *d = data_of(l, lc, set, e);
+			const unsigned char *h = (const unsigned char *)(r->line + sm->view_delta);
+
+			for (uint64_t mk = r->mask; mk; mk &= mk - 1) {
+				unsigned int w = (unsigned int)__builtin_ctzll(mk);
+
+				memcpy(d + 4 * w, h + 4 * w, 4);
+			}
+			sm->ctr.v[NG_CTR_L2_WUPD]++;
+		}
+		break;
+	default:
+		/* atomics happen at the home; our copy would be stale */
+		if (e >= 0)
+			lc->meta[(size_t)set * l->ways + (unsigned int)e] = 0;
+		break;
+	}
+	ng_spin_unlock(&lc->lock[set]);
+	return false;
+}
+
+static void l2_respond(void *priv, struct ng_sm *sm, struct ng_req *r)
+{
+	struct l2 *l = priv;
+	struct l2_cache *lc;
+	l2_tag *w;
+	uint32_t *lru;
+	unsigned int set;
+	int v;
+
+	if (!(r->flags & NG_REQ_FILL))
+		return;
+	lc = &l->c[r->gpu];
+	set = set_of(l, r->line);
+	ng_spin_lock(&lc->lock[set]);
+	w = &lc->meta[(size_t)set * l->ways];
+	lru = &lc->lru[(size_t)set * l->ways];
+	v = find(l, lc, set, r->line);	/* another SM may have filled it */
+	if (v < 0) {
+		/* an empty or stale way first, else the least recently used */
+		v = 0;
+		for (unsigned int i = 0; i < l->ways; i++) {
+			if (!w[i] || TAG_EPOCH(w[i]) != lc->epoch) {
+				v = (int)i;
+				break;
+			}
+			if (lru[i] < lru[v])
+				v = (int)i;
+		}
+		if (w[v] && TAG_EPOCH(w[v]) == lc->epoch)
+			sm->ctr.v[NG_CTR_L2_EVICT]++;
+		w[v] = TAG(r->line >> l->line_shift, lc->epoch);
+		sm->ctr.v[NG_CTR_L2_FILL]++;
+	}
+	memcpy(data_of(l, lc, set, v), r->src, l->line);
+	lru[v] = ++lc->stamp[set];
+	ng_spin_unlock(&lc->lock[set]);
+}
+
+static void l2_kernel_end(void *priv, struct ng_sm *const *sms, unsigned int nsm)
+{
+	struct l2 *l = priv;
+
+	for (unsigned int g = 0; g < l->ngpus; g++) {
+		struct l2_cache *lc = &l->c[g];
+		size_t n = (size_t)l->nsets * l->ways;
+		uint64_t valid = 0;
+
+		for (size_t i = 0; i < n; i++)
+			valid += lc->meta[i] && TAG_EPOCH(lc->meta[i]) == lc->epoch;
+		lc->epoch = (lc->epoch + 1) & EPOCH_MASK;
+		if (!lc->epoch) {
+			memset(lc->meta, 0, n * sizeof(*lc->meta));
+			lc->epoch = 1;
+		}
+		/* charge the flush to the GPU's first SM */
+		for (unsigned int s = 0; s < nsm; s++)
+			if (sms[s]->gpu == g) {
+				sms[s]->ctr.v[NG_CTR_L2_INVAL] += valid;
+				break;
+			}
+	}
+}
+
+const struct ng_component_ops ng_l2_ops = {
+	.name = "l2",
+	.remote_only = true,
+	.create = l2_create,
+	.destroy = l2_destroy,
+	.access = l2_access,
+	.respond = l2_respond,
+	.kernel_end = l2_kernel_end,
+};

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Link component: the inter-GPU links (one per ordered GPU pair, each
+ * direction its own bandwidth server) and each GPU's CPU-GPU link. A load
+ * sends a small request one way (latency only: headers are not charged to
+ * bandwidth) and gets the line back the other way (latency plus
+ * serialization, queued behind other transfers in that direction); a
+ * store carries its masked words to the home. Transfers round up to flits.
+ */
+#include "ngemu/model/model.h"
+
+static uint64_t flits(const struct ng_config *c, uint64_t bytes)
+{
+	return (bytes + c->flit - 1) / c->flit * c->flit;
+}
+
+static uint64_t req_bytes(const struct ng_config *c, const struct ng_req *r)
+{
+	if (r->op == NG_OP_LOAD)
+		return flits(c, c->line);
+	return flits(c, 4 * (uint64_t)ng_popcount64(r->mask));
+}
+
+static void owe(struct ng_sm *sm, ng_ticks dur, double lat_ns)
+{
+	/*
+	 * Injection: serialization is real occupancy; latency overlaps with
+	 * the SM's other requests in flight, so only 1/mlp of it is owed.
+	 */
+	sm->inj_owed_ns += (double)dur / NG_TICKS_PER_NS +
+			   2 * lat_ns / sm->model->cfg->mlp;
+	ng_inject_settle(sm, false);
+}
+
+static bool link_access(void *priv, struct ng_sm *sm, struct ng_req *r)
+{
+	struct ng_model *m = sm->model;
+	const struct ng_config *c = m->cfg;
+	bool host = r->home == NG_HOME_HOST;
+	double lat = host ? c->host_latency_ns : c->link_latency_ns;
+	ng_ticks lat_t = (ng_ticks)(lat * NG_TICKS_PER_NS);
+	uint64_t bytes;
+	ng_ticks start, dur;
+	unsigned int ri;
+
+	(void)priv;
+	if (r->home == r->gpu)
+		return false;
+	if (r->op == NG_OP_LOAD) {
+		r->t += lat_t;
+		return false;
+	}
+	bytes = req_bytes(c, r);
+	ri = host ? ng_res_host(m, r->gpu, false)
+		  : ng_res_link(m, r->gpu, r->home);
+	start = ng_reserve(sm, ri, r->t, bytes, &dur);
+	r->t = start + dur + lat_t;
+	sm->ctr.v[host ? NG_CTR_HOST_BYTES : NG_CTR_LINK_TX] += bytes;
+	if (c->inject)
+		owe(sm, dur, lat);
+	return false;
+}
+
+static void link_respond(void *priv, struct ng_sm *sm, struct ng_req *r)
+{
+	struct ng_model *m = sm->model;
+	const struct ng_config *c = m->cfg;
+	bool host = r->home == NG_HOME_HOST;
+	double lat = host ? c->host_latency_ns : c->link_latency_ns;
+	uint64_t bytes;
+	ng_ticks start, dur;
+	unsigned int ri;
+
+	(void)priv;
+	if (r->home == r->gpu || r->op == NG_OP_STORE)
+		return;
+	/* loads bring the line, atomics the old values */
+	bytes = r->op == NG_OP_LOAD ? flits(c, c->line) : req_bytes(c, r);
+	ri = host ? ng_res_host(m, r->gpu, true)
+		  : ng_res_link(m, r->home, r->gpu);
+	start = ng_reserve(sm, ri, r->t, bytes, &dur);
+	r->t = start + dur + (ng_ticks)(lat * NG_TICKS_PER_NS);
+	sm->ctr.v[host ? NG_CTR_HOST_BYTES : NG_CTR_LINK_RX] += bytes;
+	if (c->inject)
+		owe(sm, dur, lat);
+}
+
+const struct ng_component_ops ng_link_ops = {
+	.name = "link",
+	.remote_only = true,
+	.access = link_access,
+	.respond = link_respond,
+};

@@ -1,0 +1,593 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CARVE (MECHANISMS 2): the Remote Data Cache, a direct-mapped,
+ * line-granular cache of *remote* lines carved out of each GPU's own
+ * memory, with real copies of the data (so a coherence mistake gives a
+ * wrong result) and the tag/valid/epoch/IMST bits of every line in a
+ * sidecar word packed as the spare ECC bits (sidecar.h). It sits after
+ * the L2: a remote load that misses the L2 reads the RDC line (a local
+ * memory access, serial with the remote fetch on a miss: an RDC makes a
+ * missing access slower), and a miss fills it on the way back (a local
+ * memory write, off the critical path). Write-through: stores go to the
+ * home; a GPU's own store refreshes its copy.
+ *
+ * Coherence (cfg->coherence):
+ *  - none: copies live until evicted; a line another GPU rewrote is read
+ *    stale. An upper bound, and a real mistake.
+ *  - swc: a 20-bit epoch per GPU (one kernel stream), stored with every
+ *    insert; a hit needs equal epochs; a kernel boundary bumps the epoch,
+ *    which invalidates everything at once; on roll-over every sidecar is
+ *    cleared.
+ *  - hwc: GPU-VI. Every access updates the home line's IMST (2 bits in
+ *    the home memory's sidecar); a write to a read-shared or read-write
+ *    shared line broadcasts a write-invalidate (one flit) from the home
+ *    to every other GPU, which drops its copy; a local write to a shared
+ *    line resets it to private with probability imst-reset (1%).
+ *    The component then sees local requests too (remote_only is false).
+ *
+ * Also here: the software replication baselines (replicate = ro | all),
+ * which run before a request is counted (ng_repl_redirect).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "util/spinlock.h"
+#include "ngemu/model/model.h"
+#include "ngemu/model/rdc.h"
+#include "ngemu/model/sidecar.h"
+#include "util/util.h"
+
+#define RDC_LOCKS	4096	/* lock stripes per GPU */
+
+struct rdc_cache {
+	unsigned char *data;		/* the carve-out */
+	_Atomic uint64_t *sc;		/* sidecar, one 56-bit word per line */
+	_Atomic unsigned char *lock;
+	uint32_t epoch;
+};
+
+struct rdc {
+	struct ng_model *m;
+	unsigned int ngpus, line, line_shift;
+	uint64_t nlines;
+	int tag_bits;
+	enum ng_coherence coh;
+	uint32_t reset_threshold;	/* rng < this: IMST reset (of 2^32) */
+	_Atomic uint8_t *imst;		/* the home lines' IMST, per line */
+	uint64_t imst_bytes;
+	struct rdc_cache c[NG_MAX_GPUS];
+};
+
+static void rdc_destroy(void *priv)
+{
+	struct rdc *d = priv;
+
+	if (!d)
+		return;
+	for (unsigned int g = 0; g < d->ngpus; g++) {
+		ng_space_uncarve(d->m->space, d->c[g].data,
+				 d->nlines * d->line);
+		if (d->c[g].sc)
+			munmap((void *)d->c[g].sc, d->nlines * sizeof(uint64_t));
+		free((void *)d->c[g].lock);
+	}
+	if (d->imst)
+		munmap((void *)d->imst, d->imst_bytes);
+	free(d);
+}
+
+static int rdc_create(struct ng_model *m, void **priv, char *err, size_t errlen)
+{
+	const struct ng_config *c = m->cfg;
+	struct rdc *d = calloc(1, sizeof(*d));
+	uint64_t space_lines;
+	int ret;
+
+	if (!d)
+		goto nomem;
+	d->m = m;
+	d->line = c->line;
+	d->line_shift = (unsigned int)__builtin_ctz(c->line);
+	d->nlines = c->rdc_size / c->line;
+	d->coh = c->coherence;
+	d->reset_threshold = (uint32_t)(c->imst_reset * 4294967295.0);
+	space_lines = m->space->size >> d->line_shift;
+	d->tag_bits = ng_sc_tag_bits(space_lines, d->nlines);
+	if (d->tag_bits < 0) {
+		ng_seterr(err, errlen,
+			  "rdc-size: %llu lines cannot cache %llu lines of address space: the tag needs more than the %d bits left in the 56 spare ECC bits",
+			  (unsigned long long)d->nlines,
+			  (unsigned long long)space_lines, NG_SC_TAG_MAX_BITS);
+		free(d);
+		return -EINVAL;
+	}
+	for (unsigned int g = 0; g < c->gpus; g++) {
+		struct rdc_cache *rc = &d->c[g];
+
+		ret = ng_space_carve(m->space, g, d->nlines * d->line,
+				     (void **)&rc->data, err, errlen);
+		if (ret) {
+			rdc_destroy(d);
+			return ret;
+		}
+		d->ngpus = g + 1;
+		/* zero pages on demand: a 2 GB RDC's sidecar is 128 MB */
+		rc->sc = mmap(NULL, d->nlines * sizeof(uint64_t),
+			      PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (rc->sc == MAP_FAILED) {
+			rc->sc = NULL;
+			goto nomem;
+		}
+		rc->lock = calloc(RDC_LOCKS, 1);
+		if (!rc->lock)
+			goto nomem;
+	}
+	if (d->coh == NG_COH_HWC) {
+		d->imst_bytes = (space_lines + 4095) & ~4095ULL;
+		d->imst = mmap(NULL, d->imst_bytes, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (d->imst == MAP_FAILED) {
+			d->imst = NULL;
+			goto nomem;
+		}
+	}
+	*priv = d;
+	return 0;
+nomem:
+	rdc_destroy(d);
+	ng_seterr(err, errlen, "out of memory for the RDC model");
+	return -ENOMEM;
+}
+
+static inline uint64_t line_index(const struct rdc *d, uintptr_t line)
+{
+	return (line - (uintptr_t)d->m->space->base) >> d->line_shift;
+}
+
+static inline _Atomic unsigned char *lock_of(struct rdc_cache *rc,
+					     uint64_t slot)
+{
+	return &rc->lock[slot & (RDC_LOCKS - 1)];
+}
+
+static inline unsigned char *data_of(const struct rdc *d,
+				     const struct rdc_cache *rc, uint64_t slot)
+{
+	return rc->data + slot * d->line;
+}
+
+/* A line access in a GPU's own memory that nothing waits for. */
+static void charge_mem_bg(struct ng_sm *sm, unsigned int gpu, ng_ticks t)
+{
+	struct ng_model *m = sm->model;
+
+	(void)ng_reserve_dur(sm, ng_res_mem(m, gpu), t, m->mem_line_dur);
+	sm->ctr.v[NG_CTR_MEM_ACC]++;
+}
+
+static uint32_t rng32(struct ng_sm *sm)
+{
+	uint64_t x = sm->rng ? sm->rng : 0x9e3779b97f4a7c15ULL;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	sm->rng = x;
+	return (uint32_t)(x >> 32);
+}
+
+/* HWC: drop @line from every GPU's RDC but @except's, charging the home. */
+static void broadcast_invalidate(struct rdc *d, struct ng_sm *sm,
+				 const struct ng_req *r, uint64_t li)
+{
+	struct ng_model *m = sm->model;
+	uint64_t slot = li % d->nlines, tag = li / d->nlines;
+	uint64_t bytes = m->cfg->flit;
+
+	for (unsigned int g = 0; g < d->ngpus; g++) {
+		struct rdc_cache *rc = &d->c[g];
+		ng_ticks dur;
+		uint64_t w;
+
+		if (g == r->home || g == r->gpu)
+			continue;
+		/* one flit from the home to g; the write does not wait */
+		(void)ng_reserve(sm, ng_res_link(m, r->home, g), r->t, bytes, &dur);
+		sm->ctr.v[NG_CTR_INV_MSGS]++;
+		sm->ctr.v[NG_CTR_INV_BYTES] += bytes;
+		sm->ctr.v[NG_CTR_LINK_TX] += bytes;
+		ng_spin_lock(lock_of(rc, slot));
+		w = atomic_load_explicit(&rc->sc[slot], memory_order_relaxed);
+		if ((w >> NG_SC_VALID_SHIFT & 1) &&
+		    ((w >> NG_SC_TAG_SHIFT) & NG_SC_TAG_MASK) == tag) {
+			atomic_store_explicit(&rc->sc[slot], 0,
+					      memory_order_relaxed);
+			sm->ctr.v[NG_CTR_RDC_INVAL]++;
+		}
+		ng_spin_unlock(lock_of(rc, slot));
+	}
+}
+
+/* HWC at the home: IMST transition, and a broadcast if the write needs it. */
+static unsigned int imst_update(struct rdc *d, struct ng_sm *sm,
+				const struct ng_req *r, uint64_t li)
+{
+	bool local = r->home == r->gpu, write = r->op != NG_OP_LOAD;
+	bool reset = false, bcast;
+	_Atomic uint8_t *e = &d->imst[li];
+	uint8_t old = atomic_load_explicit(e, memory_order_relaxed), nw;
+
+	if (local && write && (old == NG_IMST_RSHARED || old == NG_IMST_RWSHARED))
+		reset = rng32(sm) < d->reset_threshold;
+	for (;;) {
+		nw = (uint8_t)ng_imst_next(old, local, write, reset, &bcast);
+		if (nw == old ||
+		    atomic_compare_exchange_weak_explicit(e, &old, nw,
+							  memory_order_relaxed,
+							  memory_order_relaxed))
+			break;
+	}
+	if (bcast) {
+		broadcast_invalidate(d, sm, r, li);
+		if (nw == NG_IMST_PRIVATE)
+			sm->ctr.v[NG_CTR_IMST_RESET]++;
+	}
+	return nw;
+}
+
+static bool rdc_access(void *priv, struct ng_sm *sm, struct ng_req *r)
+{
+	struct rdc *d = priv;
+	struct ng_model *m = sm->model;
+	struct rdc_cache *rc;
+	uint64_t li, slot, tag, w;
+	ng_ticks s;
+
+	if (r->home >= NG_HOME_HOST)
+		return false;		/* host memory is not cached here */
+	li = line_index(d, r->line);
+	if (d->coh == NG_COH_HWC)
+		(void)imst_update(d, sm, r, li);
+	if (r->home == r->gpu)
+		return false;		/* never holds a local line */
+	rc = &d->c[r->gpu];
+	slot = li % d->nlines;
+	tag = li / d->nlines;
+	ng_spin_lock(lock_of(rc, slot));
+	w = atomic_load_explicit(&rc->sc[slot], memory_order_relaxed);
+	switch (r->op) {
+	case NG_OP_LOAD:
+		if (ng_sc_hit(w, tag, rc->epoch)) {
+			memcpy(sm->linebuf, data_of(d, rc, slot), d->line);
+			ng_spin_unlock(lock_of(rc, slot));
+			r->src = sm->linebuf;
+			s = ng_reserve_dur(sm, ng_res_mem(m, r->gpu), r->t,
+					   m->mem_line_dur);
+			r->t = s + m->mem_line_dur + m->mem_latency;
+			sm->ctr.v[NG_CTR_RDC_HIT]++;
+			sm->ctr.v[NG_CTR_MEM_ACC]++;
+			return true;
+		}
+		ng_spin_unlock(lock_of(rc, slot));
+		/*
+		 * The probe reads the line and its ECC, then the request goes
+		 * remote. The fill's write is reserved now too: an SM's
+		 * reservations must not jump to the far completion time, or
+		 * its later requests would queue behind it (model.h).
+		 */
+		s = ng_reserve_dur(sm, ng_res_mem(m, r->gpu), r->t,
+				   2 * m->mem_line_dur);
+		r->t = s + m->mem_line_dur + m->mem_latency;
+		sm->ctr.v[NG_CTR_RDC_MISS]++;
+		sm->ctr.v[NG_CTR_MEM_ACC] += 2;
+		r->flags |= NG_REQ_RDC_FILL;
+		return false;
+	case NG_OP_STORE:
+		/* write-through: our copy takes the words the home now has */
+		if (ng_sc_hit(w, tag, rc->epoch)) {
+			unsigned char *dd = data_of(d, rc, slot);
+			const unsigned char *h = (const unsigned char *)(r->line + sm->view_delta);
+
+			for (uint64_t mk = r->mask; mk; mk &= mk - 1) {
+				unsigned int wd = (unsigned int)__builtin_ctzll(mk);
+
+				memcpy(dd + 4 * wd, h + 4 * wd, 4);
+			}
+			ng_spin_unlock(lock_of(rc, slot));
+			charge_mem_bg(sm, r->gpu, r->t);
+			sm->ctr.v[NG_CTR_RDC_WUPD]++;
+			return false;
+		}
+		break;
+	default:
+		/* atomics happen at the home: our copy would be stale */
+		if (ng_sc_hit(w, tag, rc->epoch))
+			atomic_store_explicit(&rc->sc[slot], 0,
+					      memory_order_relaxed);
+		break;
+	}
+	ng_spin_unlock(lock_of(rc, slot));
+	return false;
+}
+
+static void rdc_respond(void *priv, struct ng_sm *sm, struct ng_req *r)
+{
+	struct rdc *d = priv;
+	struct rdc_cache *rc;
+	uint64_t li, slot, tag, w;
+	unsigned int imst = 0;
+
+	if (!(r->flags & NG_REQ_RDC_FILL))
+		return;
+	rc = &d->c[r->gpu];
+	li = line_index(d, r->line);
+	slot = li % d->nlines;
+	tag = li / d->nlines;
+	if (d->imst)
+		imst = atomic_load_explicit(&d->imst[li], memory_order_relaxed);
+	ng_spin_lock(lock_of(rc, slot));
+	w = atomic_load_explicit(&rc->sc[slot], memory_order_relaxed);
+	if (((w >> NG_SC_VALID_SHIFT) & 1) &&
+	    ((w >> NG_SC_EPOCH_SHIFT) & NG_SC_EPOCH_MASK) == rc->epoch &&
+	    ((w >> NG_SC_TAG_SHIFT) & NG_SC_TAG_MASK) != tag)
+		sm->ctr.v[NG_CTR_RDC_EVICT]++;
+	memcpy(data_of(d, rc, slot), r->src, d->line);
+	atomic_store_explicit(&rc->sc[slot], ng_sc_line(tag, rc->epoch, imst),
+			      memory_order_relaxed);
+	ng_spin_unlock(lock_of(rc, slot));
+	/* the insert's write to local memory was reserved with the probe */
+	sm->ctr.v[NG_CTR_RDC_FILL]++;
+}
+
+static uint64_t valid_in_epoch(const struct rdc *d, const struct rdc_cache *rc)
+{
+	uint64_t n = 0;
+
+	for (uint64_t i = 0; i < d->nlines; i++) {
+		uint64_t w = atomic_load_explicit(&rc->sc[i], memory_order_relaxed);
+
+		n += ((w >> NG_SC_VALID_SHIFT) & 1) &&
+		     ((w >> NG_SC_EPOCH_SHIFT) & NG_SC_EPOCH_MASK) == rc->epoch;
+	}
+	return n;
+}
+
+static void epoch_bump(struct rdc *d, unsigned int g)
+{
+	struct rdc_cache *rc = &d->c[g];
+
+	rc->epoch = (rc->epoch + 1) & NG_SC_EPOCH_MASK;
+	/* roll-over: the memory controller resets every line */
+	if (!rc->epoch)
+		memset((void *)rc->sc, 0, d->nlines * sizeof(*rc->sc));
+}
+
+static void rdc_kernel_end(void *priv, struct ng_sm *const *sms,
+			   unsigned int nsm)
+{
+	struct rdc *d = priv;
+
+	if (d->coh != NG_COH_SWC)
+		return;
+	for (unsigned int g = 0; g < d->ngpus; g++) {
+		/* counting is a statistic only: small RDCs, or skip it */
+		uint64_t valid = d->nlines <= (1u << 22) ?
+				 valid_in_epoch(d, &d->c[g]) : 0;
+
+		epoch_bump(d, g);
+		for (unsigned int s = 0; s < nsm; s++)
+			if (sms[s]->gpu == g) {
+				sms[s]->ctr.v[NG_CTR_RDC_FLUSH] += valid;
+				break;
+			}
+	}
+}
+
+const struct ng_component_ops ng_rdc_ops = {
+	.name = "rdc",
+	.remote_only = true,
+	.create = rdc_create,
+	.destroy = rdc_destroy,
+	.access = rdc_access,
+	.respond = rdc_respond,
+	.kernel_end = rdc_kernel_end,
+};
+
+/* HWC: the IMST sees local accesses as well. */
+const struct ng_component_ops ng_rdc_hwc_ops = {
+	.name = "rdc-hwc",
+	.remote_only = false,
+	.create = rdc_create,
+	.destroy = rdc_destroy,
+	.access = rdc_access,
+	.respond = rdc_respond,
+	.kernel_end = rdc_kernel_end,
+};
+
+/* ---- inspection, for tests and reports ---------------------------- */
+
+static struct rdc *rdc_of(const struct ng_model *m)
+{
+	for (unsigned int i = 0; i < m->ncomp; i++)
+		if (m->ops[i] == &ng_rdc_ops || m->ops[i] == &ng_rdc_hwc_ops)
+			return m->priv[i];
+	return NULL;
+}
+
+int ng_rdc_info(const struct ng_model *m, struct ng_rdc_info *out)
+{
+	struct rdc *d = rdc_of(m);
+
+	memset(out, 0, sizeof(*out));
+	if (!d)
+		return -ENOENT;
+	out->lines = d->nlines;
+	out->tag_bits = (unsigned int)d->tag_bits;
+	out->carve_bytes = d->nlines * d->line * d->ngpus;
+	return 0;
+}
+
+int ng_rdc_lookup(const struct ng_model *m, unsigned int gpu, uintptr_t line,
+		  uint64_t *sidecar, const void **data)
+{
+	struct rdc *d = rdc_of(m);
+	uint64_t li, slot, w;
+
+	if (!d || gpu >= d->ngpus)
+		return -ENOENT;
+	li = line_index(d, line);
+	slot = li % d->nlines;
+	w = atomic_load_explicit(&d->c[gpu].sc[slot], memory_order_relaxed);
+	if (sidecar)
+		*sidecar = w;
+	if (data)
+		*data = data_of(d, &d->c[gpu], slot);
+	return ng_sc_hit(w, li / d->nlines, d->c[gpu].epoch);
+}
+
+int ng_rdc_valid_lines(const struct ng_model *m, unsigned int gpu,
+		       uint64_t *n)
+{
+	struct rdc *d = rdc_of(m);
+
+	if (!d || gpu >= d->ngpus)
+		return -ENOENT;
+	*n = valid_in_epoch(d, &d->c[gpu]);
+	return 0;
+}
+
+int ng_rdc_epoch(const struct ng_model *m, unsigned int gpu, uint32_t *epoch,
+		 const uint32_t *set)
+{
+	struct rdc *d = rdc_of(m);
+
+	if (!d || gpu >= d->ngpus)
+		return -ENOENT;
+	if (set)
+		d->c[gpu].epoch = *set & NG_SC_EPOCH_MASK;
+	if (epoch)
+		*epoch = d->c[gpu].epoch;
+	return 0;
+}
+
+int ng_rdc_imst(const struct ng_model *m, uintptr_t line)
+{
+	struct rdc *d = rdc_of(m);
+
+	if (!d || !d->imst)
+		return -ENOENT;
+	return atomic_load_explicit(&d->imst[line_index(d, line)],
+				    memory_order_relaxed);
+}
+
+/* ---- software replication baselines ------------------------------ */
+
+#define REPL_RW		(1u << 31)	/* read-write shared: never replicated */
+
+struct repl {
+	_Atomic uint32_t *page;		/* replica mask per page, | REPL_RW */
+	uint64_t npages;
+};
+
+static void repl_destroy(void *priv)
+{
+	struct repl *p = priv;
+
+	if (!p)
+		return;
+	free((void *)p->page);
+	free(p);
+}
+
+static int repl_create(struct ng_model *m, void **priv, char *err, size_t errlen)
+{
+	struct repl *p = calloc(1, sizeof(*p));
+
+	if (p) {
+		p->npages = m->space->npages;
+		p->page = calloc(p->npages, sizeof(*p->page));
+	}
+	if (!p || !p->page) {
+		repl_destroy(p);
+		ng_seterr(err, errlen, "out of memory for the replication model");
+		return -ENOMEM;
+	}
+	m->repl = p;
+	*priv = p;
+	return 0;
+}
+
+/* The pipeline never calls it: ng_repl_redirect() does the work. */
+static bool repl_access(void *priv, struct ng_sm *sm, struct ng_req *r)
+{
+	(void)priv;
+	(void)sm;
+	(void)r;
+	return false;
+}
+
+/*
+ * replicate = all: the ideal, every GPU-homed access local. replicate =
+ * ro: a page read by a GPU that is not its home gets a local copy on that
+ * first read (the copy crosses the link once and costs a page of memory);
+ * later reads are local. A write to a page with copies collapses them
+ * (at no cost) and marks the page read-write shared: it is not
+ * replicated again. Replicas hold what the home holds, so the data is
+ * read from the home memory itself.
+ */
+void ng_repl_redirect(struct ng_model *m, struct ng_sm *sm, struct ng_req *r)
+{
+	struct repl *p = m->repl;
+	_Atomic uint32_t *e;
+	uint32_t v, bit;
+
+	if (r->home >= NG_HOME_HOST)
+		return;
+	if (m->ideal) {
+		r->home = r->gpu;
+		return;
+	}
+	e = &p->page[(r->line - (uintptr_t)m->space->base) >> m->space->page_shift];
+	v = atomic_load_explicit(e, memory_order_relaxed);
+	bit = 1u << r->gpu;
+	if (r->op != NG_OP_LOAD) {
+		if (v & ~REPL_RW) {
+			v = atomic_exchange_explicit(e, REPL_RW,
+						     memory_order_relaxed);
+			if (v & ~REPL_RW)
+				sm->ctr.v[NG_CTR_REPL_COLLAPSE]++;
+		}
+		return;
+	}
+	if (r->home == r->gpu || (v & REPL_RW))
+		return;
+	if (v & bit) {
+		r->home = r->gpu;
+		sm->ctr.v[NG_CTR_REPL_HIT]++;
+		return;
+	}
+	v = atomic_fetch_or_explicit(e, bit, memory_order_relaxed);
+	if (!(v & bit) && !(v & REPL_RW)) {
+		uint64_t bytes = 1ULL << m->space->page_shift;
+		ng_ticks dur;
+
+		/* the copy crosses the link (in the background) */
+		(void)ng_reserve(sm, ng_res_link(m, r->home, r->gpu), r->t,
+				 bytes, &dur);
+		sm->ctr.v[NG_CTR_REPL_PAGES]++;
+		sm->ctr.v[NG_CTR_REPL_BYTES] += bytes;
+		sm->ctr.v[NG_CTR_LINK_RX] += bytes;
+	}
+	/* this read is served remotely; the copy serves the next ones */
+}
+
+const struct ng_component_ops ng_repl_ops = {
+	.name = "repl",
+	.remote_only = false,
+	.create = repl_create,
+	.destroy = repl_destroy,
+	.access = repl_access,
+};

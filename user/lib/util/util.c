@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "util/util.h"
+
+void ng_seterr(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+}
+
+ssize_t ng_read_file(const char *path, char *buf, size_t len)
+{
+	size_t got = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		ssize_t n = read(fd, buf + got, len - 1 - got);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			n = -errno;
+			close(fd);
+			return n;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+		if (got == len - 1) {
+			char extra;
+
+			/* sysfs files are small: one more byte means too big */
+			n = read(fd, &extra, 1);
+			if (n > 0) {
+				close(fd);
+				return -EFBIG;
+			}
+			break;
+		}
+	}
+	close(fd);
+	buf[got] = '\0';
+	return (ssize_t)got;
+}

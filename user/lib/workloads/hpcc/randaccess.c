@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * randaccess: GUPS-style random updates. Every thread of a kernel reads
+ * one random word of a large table T (homed in parts on every GPU by
+ * first touch) and adds to a random counter of U with an atomic at its
+ * home: U[T[idx] mod m] += 1 + (T[idx] >> 16 & 7). There is little
+ * reuse, so a remote data cache mostly misses, and a miss costs its
+ * probe of local memory before the remote fetch (CARVE: RandAccess is
+ * slower with an RDC). Verified against the CPU replaying the same
+ * random stream.
+ */
+#include <stdlib.h>
+
+#include "workloads/wl.h"
+
+#define RA_BLOCK	256
+#define RA_THREADS	(64u * 1024)	/* updates per kernel */
+#define RA_COUNTERS	(64u * 1024)
+
+struct ra_args {
+	uint32_t *t, *u;
+	uint64_t n, seed;
+	uint32_t it;
+};
+
+static uint64_t ra_idx(const struct ra_args *a, uint32_t it, uint64_t tid)
+{
+	return wlc_hash(a->seed ^ ((uint64_t)it << 40) ^ tid) % a->n;
+}
+
+static void ra_init(struct ng_block *b, void *p)
+{
+	struct ra_args *a = p;
+
+	for (unsigned int wi = 0; wi < b->nwarps; wi++) {
+		uint32_t v[NG_WARP];
+		struct ng_warp w;
+		uint64_t i0;
+
+		ng_warp_get(b, wi, &w);
+		if (!wlc_lanes(&w, a->n, RA_BLOCK, &i0))
+			break;
+		for (unsigned int l = 0; l < w.nlanes; l++)
+			v[l] = (uint32_t)wlc_hash(i0 + l);
+		ng_st_contig(&w, a->t + i0, 4, v);
+		/* the counters are zeroed by the first GPUs' blocks */
+		if (i0 < RA_COUNTERS) {
+			uint32_t z[NG_WARP] = { 0 };
+
+			ng_st_contig(&w, a->u + i0, 4, z);
+		}
+	}
+}
+
+static void ra_kernel(struct ng_block *b, void *p)
+{
+	struct ra_args *a = p;
+
+	for (unsigned int wi = 0; wi < b->nwarps; wi++) {
+		uintptr_t addr[NG_WARP], uaddr[NG_WARP];
+		uint32_t v[NG_WARP], add[NG_WARP];
+		struct ng_warp w;
+		uint64_t i0;
+
+		ng_warp_get(b, wi, &w);
+		if (!wlc_lanes(&w, RA_THREADS, RA_BLOCK, &i0))
+			break;
+		for (unsigned int l = 0; l < w.nlanes; l++)
+			addr[l] = (uintptr_t)&a->t[ra_idx(a, a->it, i0 + l)];
+		ng_ld(&w, addr, 4, v);
+		for (unsigned int l = 0; l < w.nlanes; l++) {
+			uaddr[l] = (uintptr_t)&a->u[v[l] % RA_COUNTERS];
+			add[l] = 1 + (v[l] >> 16 & 7);
+		}
+		ng_atomic_add_u32(&w, uaddr, add, NULL);
+	}
+}
+
+static int ra_run(struct ng_system *sys, const struct ng_bench_opts *o,
+		  struct ng_bench_result *r, char *err, size_t errlen)
+{
+	struct wlc c;
+	struct ng_buf bt = { 0 }, bu = { 0 };
+	struct ra_args a = { 0 };
+	uint32_t *ref = NULL;
+	int ret;
+
+	wlc_init(&c, sys, o, r, err, errlen);
+	a.n = o->size / 4;
+	a.seed = c.cfg->seed;
+	if (a.n < RA_COUNTERS) {
+		ng_seterr(err, errlen, "randaccess: size must be %u KiB at least",
+			  RA_COUNTERS * 4 / 1024);
+		return -EINVAL;
+	}
+	ret = wlc_alloc(&c, &bt, a.n * 4, -1);
+	if (!ret)
+		ret = wlc_alloc(&c, &bu, RA_COUNTERS * 4, -1);
+	if (ret)
+		goto out;
+	a.t = bt.ptr;
+	a.u = bu.ptr;
+	r->elements = a.n;
+	r->bytes = 8ULL * RA_THREADS * o->iters;
+	c.total = o->iters;
+	ret = wlc_launch(&c, "ra-init", ra_init, &a, (a.n + RA_BLOCK - 1) / RA_BLOCK,
+			 RA_BLOCK, -1, false);
+	if (ret)
+		goto out;
+	ng_system_reset_counters(sys);
+	for (unsigned int it = 0; it < o->iters; it++) {
+		a.it = it;
+		ret = wlc_launch(&c, "randaccess", ra_kernel, &a,
+				 RA_THREADS / RA_BLOCK, RA_BLOCK, -1, true);
+		if (ret)
+			goto out;
+	}
+	wl_collect(sys, r);
+	ref = calloc(RA_COUNTERS, sizeof(*ref));
+	if (!ref) {
+		ret = -ENOMEM;
+		ng_seterr(err, errlen, "randaccess: out of memory");
+		goto out;
+	}
+	for (unsigned int it = 0; it < o->iters; it++)
+		for (uint64_t tid = 0; tid < RA_THREADS; tid++) {
+			uint32_t v = (uint32_t)wlc_hash(ra_idx(&a, it, tid));
+
+			ref[v % RA_COUNTERS] += 1 + (v >> 16 & 7);
+		}
+	r->verified = true;
+	snprintf(r->verify, sizeof(r->verify),
+		 "%u x %u random updates match the CPU's counters",
+		 o->iters, RA_THREADS);
+	for (uint32_t i = 0; i < RA_COUNTERS; i++)
+		if (ref[i] != a.u[i]) {
+			r->verified = false;
+			snprintf(r->verify, sizeof(r->verify),
+				 "counter %u is %u, the CPU reference says %u",
+				 i, a.u[i], ref[i]);
+			break;
+		}
+out:
+	free(ref);
+	ng_free(c.sp, &bu);
+	ng_free(c.sp, &bt);
+	return ret;
+}
+
+const struct ng_workload ng_wl_randaccess = {
+	.name = "randaccess",
+	.desc = "GUPS-style: random reads of a large table, random atomic updates",
+	.default_size = 32ULL << 20,
+	.default_iters = 8,
+	.narrays = 1,
+	.run = ra_run,
+};

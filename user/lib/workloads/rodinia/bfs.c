@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bfs: level-synchronous breadth-first search over a random graph with D
+ * out-edges per vertex (ELL adjacency, column-major), one kernel per
+ * level. A thread owns a vertex: when its level is the current one it
+ * reads its neighbours' levels (random, mostly remote reads of a shared
+ * array) and sets the unvisited ones to the next level (remote writes).
+ * The level array is read-write shared across kernels: a stale cached
+ * level (no coherence) revisits a vertex and gives it a wrong level.
+ * The search runs `iters` times from vertex 0; verified against a CPU BFS.
+ */
+#include <stdlib.h>
+
+#include "workloads/wl.h"
+
+#define BF_BLOCK	256
+#define BF_D		8
+#define BF_INF		0xffffffffu
+#define BF_MAXLEVELS	256
+
+struct bf_args {
+	uint32_t *level, *adj;
+	uint64_t n, seed;
+	uint32_t cur;
+};
+
+static uint32_t bf_nb(const struct bf_args *a, uint64_t v, unsigned int k)
+{
+	return (uint32_t)(wlc_hash(a->seed * 977 + v * BF_D + k) % a->n);
+}
+
+static void bf_init(struct ng_block *b, void *p)
+{
+	struct bf_args *a = p;
+
+	for (unsigned int wi = 0; wi < b->nwarps; wi++) {
+		uint32_t v[NG_WARP];
+		struct ng_warp w;
+		uint64_t i0;
+
+		ng_warp_get(b, wi, &w);
+		if (!wlc_lanes(&w, a->n, BF_BLOCK, &i0))
+			break;
+		for (unsigned int k = 0; k < BF_D; k++) {
+			for (unsigned int l = 0; l < w.nlanes; l++)
+				v[l] = bf_nb(a, i0 + l, k);
+			ng_st_contig(&w, a->adj + k * a->n + i0, 4, v);
+		}
+	}
+}
+
+static void bf_reset(struct ng_block *b, void *p)
+{
+	struct bf_args *a = p;
+
+	for (unsigned int wi = 0; wi < b->nwarps; wi++) {
+		uint32_t v[NG_WARP];
+		struct ng_warp w;
+		uint64_t i0;
+
+		ng_warp_get(b, wi, &w);
+		if (!wlc_lanes(&w, a->n, BF_BLOCK, &i0))
+			break;
+		for (unsigned int l = 0; l < w.nlanes; l++)
+			v[l] = i0 + l ? BF_INF : 0;
+		ng_st_contig(&w, a->level + i0, 4, v);
+	}
+}
+
+static void bf_kernel(struct ng_block *b, void *p)
+{
+	struct bf_args *a = p;
+
+	for (unsigned int wi = 0; wi < b->nwarps; wi++) {
+		uint32_t lv[NG_WARP], nb[NG_WARP], nl[NG_WARP], next[NG_WARP];
+		uintptr_t addr[NG_WARP];
+		uint32_t front = 0, all;
+		struct ng_warp w;
+		uint64_t i0;
+
+		ng_warp_get(b, wi, &w);
+		if (!wlc_lanes(&w, a->n, BF_BLOCK, &i0))
+			break;
+		ng_ld_contig(&w, a->level + i0, 4, lv);
+		for (unsigned int l = 0; l < w.nlanes; l++)
+			if (lv[l] == a->cur)
+				front |= 1u << l;
+		if (!front)
+			continue;
+		all = w.active;
+		for (unsigned int k = 0; k < BF_D; k++) {
+			uint32_t upd = 0;
+
+			w.active = front;
+			for (uint32_t m = front; m; m &= m - 1) {
+				unsigned int l = (unsigned int)__builtin_ctz(m);
+
+				addr[l] = (uintptr_t)&a->adj[k * a->n + i0 + l];
+			}
+			ng_ld(&w, addr, 4, nb);
+			for (uint32_t m = front; m; m &= m - 1) {
+				unsigned int l = (unsigned int)__builtin_ctz(m);
+
+				addr[l] = (uintptr_t)&a->level[nb[l]];
+			}
+			ng_ld(&w, addr, 4, nl);
+			for (uint32_t m = front; m; m &= m - 1) {
+				unsigned int l = (unsigned int)__builtin_ctz(m);
+
+				if (nl[l] == BF_INF) {
+					upd |= 1u << l;
+					next[l] = a->cur + 1;
+				}
+			}
+			if (upd) {
+				w.active = upd;
+				ng_st(&w, addr, 4, next);
+			}
+		}
+		w.active = all;
+	}
+}
+
+static int bf_run(struct ng_system *sys, const struct ng_bench_opts *o,
+		  struct ng_bench_result *r, char *err, size_t errlen)
+{
+	struct wlc c;
+	struct ng_buf bl = { 0 }, ba = { 0 };
+	struct bf_args a = { 0 };
+	uint32_t *ref = NULL, *q = NULL;
+	uint64_t nblocks, levels = 0;
+	int ret;
+
+	wlc_init(&c, sys, o, r, err, errlen);
+	a.n = o->size / 4;
+	a.seed = c.cfg->seed;
+	if (a.n < NG_WARP) {
+		ng_seterr(err, errlen, "bfs: size must hold %u vertices", NG_WARP);
+		return -EINVAL;
+	}
+	nblocks = (a.n + BF_BLOCK - 1) / BF_BLOCK;
+	ret = wlc_alloc(&c, &bl, a.n * 4, -1);
+	if (!ret)
+		ret = wlc_alloc(&c, &ba, a.n * 4 * BF_D, -1);
+	if (ret)
+		goto out;
+	a.level = bl.ptr;
+	a.adj = ba.ptr;
+	r->elements = a.n;
+	c.total = 0;
+	ret = wlc_launch(&c, "bfs-init", bf_init, &a, nblocks, BF_BLOCK, -1, false);
+	if (!ret)
+		ret = wlc_launch(&c, "bfs-reset", bf_reset, &a, nblocks, BF_BLOCK,
+				 -1, false);
+	if (ret)
+		goto out;
+	ng_system_reset_counters(sys);
+	for (unsigned int it = 0; it < o->iters; it++) {
+		if (it) {
+			ret = wlc_launch(&c, "bfs-reset", bf_reset, &a, nblocks,
+					 BF_BLOCK, -1, true);
+			if (ret)
+				goto out;
+		}
+		for (a.cur = 0; a.cur < BF_MAXLEVELS; a.cur++) {
+			bool more = false;
+
+			ret = wlc_launch(&c, "bfs", bf_kernel, &a, nblocks,
+					 BF_BLOCK, -1, true);
+			if (ret)
+				goto out;
+			levels++;
+			/* the host checks for a next frontier (outside the model) */
+			for (uint64_t v = 0; v < a.n && !more; v++)
+				more = a.level[v] == a.cur + 1;
+			if (!more)
+				break;
+		}
+	}
+	wl_collect(sys, r);
+	r->iters = o->iters;
+	r->bytes = levels * a.n * 4;
+	/* the CPU BFS */
+	ref = malloc(a.n * 4);
+	q = malloc(a.n * 4);
+	if (!ref || !q) {
+		ret = -ENOMEM;
+		ng_seterr(err, errlen, "bfs: out of memory");
+		goto out;
+	}
+	{
+		uint64_t head = 0, tail = 0;
+
+		for (uint64_t v = 0; v < a.n; v++)
+			ref[v] = BF_INF;
+		ref[0] = 0;
+		q[tail++] = 0;
+		while (head < tail) {
+			uint32_t v = q[head++];
+
+			for (unsigned int k = 0; k < BF_D; k++) {
+				uint32_t u = bf_nb(&a, v, k);
+
+				if (ref[u] == BF_INF) {
+					ref[u] = ref[v] + 1;
+					q[tail++] = u;
+				}
+			}
+		}
+	}
+	r->verified = true;
+	snprintf(r->verify, sizeof(r->verify),
+		 "levels of all %llu vertices match the CPU BFS (%llu level kernels)",
+		 (unsigned long long)a.n, (unsigned long long)levels);
+	for (uint64_t v = 0; v < a.n; v++)
+		if (a.level[v] != ref[v]) {
+			r->verified = false;
+			snprintf(r->verify, sizeof(r->verify),
+				 "vertex %llu has level %d, the CPU BFS says %d",
+				 (unsigned long long)v, (int)a.level[v], (int)ref[v]);
+			break;
+		}
+out:
+	free(ref);
+	free(q);
+	ng_free(c.sp, &ba);
+	ng_free(c.sp, &bl);
+	return ret;
+}
+
+const struct ng_workload ng_wl_bfs = {
+	.name = "bfs",
+	.desc = "level-synchronous BFS on a random graph: irregular read-write sharing",
+	.default_size = 1ULL << 20,
+	.default_iters = 2,
+	.narrays = 9,
+	.run = bf_run,
+};

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the CARVE workloads (wl_rwshare.c, wl_randaccess.c, wl_hotspot.c,
+ * wl_spmv.c, wl_bfs.c) share: allocation with the configured placement,
+ * launches that add to the result's modeled and wall time, and a
+ * deterministic random stream. Private to libngemu.
+ */
+#ifndef NGEMU_LIB_WL_CARVE_H
+#define NGEMU_LIB_WL_CARVE_H
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "workloads/wl_util.h"
+
+struct wlc {
+	struct ng_system *sys;
+	struct ng_space *sp;
+	const struct ng_config *cfg;
+	struct ng_bench_result *r;
+	const struct ng_bench_opts *o;
+	char *err;
+	size_t errlen;
+	unsigned int done, total;	/* kernels, for progress */
+};
+
+static inline void wlc_init(struct wlc *c, struct ng_system *sys,
+			    const struct ng_bench_opts *o,
+			    struct ng_bench_result *r, char *err, size_t errlen)
+{
+	memset(c, 0, sizeof(*c));
+	c->sys = sys;
+	c->sp = ng_system_space(sys);
+	c->cfg = ng_system_config(sys);
+	c->r = r;
+	c->o = o;
+	c->err = err;
+	c->errlen = errlen;
+}
+
+/* @node < 0: the configured placement; else every page on that GPU. */
+static inline int wlc_alloc(struct wlc *c, struct ng_buf *b, uint64_t bytes,
+			    int node)
+{
+	struct ng_alloc_opts ao = {
+		.place = node < 0 ? c->cfg->placement : NG_PLACE_NODE,
+		.node = node < 0 ? c->cfg->place_node : (unsigned int)node,
+		.block_bytes = 256 * 4,
+		.blocks_per_gpu = (uint64_t)c->cfg->sms * c->cfg->blocks_per_sm,
+	};
+
+	return ng_malloc(c->sp, b, bytes, &ao, c->err, c->errlen);
+}
+
+/* Run a kernel; @timed ones count in the result. */
+static inline int wlc_launch(struct wlc *c, const char *name, ng_kernel_fn fn,
+			     void *args, uint64_t nblocks, unsigned int block,
+			     int only_gpu, bool timed)
+{
+	struct ng_launch l = { .name = name, .fn = fn, .args = args,
+			       .grid = { (unsigned int)nblocks, 1 },
+			       .block = { block, 1 }, .only_gpu = only_gpu };
+	struct ng_launch_result lr;
+	int ret = ng_launch(c->sys, &l, &lr);
+
+	if (ret) {
+		ng_seterr(c->err, c->errlen, "%s: launch of %s failed: %s",
+			  c->r->workload, name, strerror(-ret));
+		return ret;
+	}
+	if (timed) {
+		c->r->modeled_s += (double)lr.modeled / NG_TICKS_PER_NS * 1e-9;
+		c->r->wall_s += lr.wall_s;
+		wl_progress(c->o, ++c->done, c->total);
+	}
+	return 0;
+}
+
+/* splitmix64: the random stream of every workload, from the seed. */
+static inline uint64_t wlc_hash(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+/* Lanes of warp @w inside [0, n) for a 1-D grid of @block threads. */
+static inline unsigned int wlc_lanes(struct ng_warp *w, uint64_t n,
+				     unsigned int block, uint64_t *i0)
+{
+	uint64_t first = w->b->id * block + w->tid0;
+
+	*i0 = first;
+	if (first >= n)
+		return 0;
+	if (n - first < w->nlanes) {
+		w->nlanes = (unsigned int)(n - first);
+		w->active = (1u << w->nlanes) - 1;
+	}
+	return w->nlanes;
+}
+
+#endif /* NGEMU_LIB_WL_CARVE_H */
