@@ -758,7 +758,7 @@ int ng_cmd_bench(int argc, char **argv)
 	if (prefetch) {
 		struct ng_space *sp = ng_system_space(sys);
 
-		if (!sp->kmod) {
+		if (sp->backend != NG_MEM_KMOD) {
 			ng_system_destroy(sys);
 			return ng_usage_error("bench",
 					      "--prefetch needs the kmod memory backend (--backend kmod)");

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The kmod backend of the device address space: every buffer is a
- * numagpu.ko buffer (through the kbuf wrapper, ngemu/kbuf.h). GPU g's view
+ * numagpu.ko buffer (through the kbuf wrapper, ngemu/backend/kbuf.h). GPU g's view
  * is mapped at the buffer's device address + g * view_stride (one region
  * per GPU, reserved by ng_space_init()), so GPU 0's view is at the device
  * address (host code uses it) and an SM of GPU g adds its view_delta to
- * every device address it dereferences (ngemu/kernel.h, warp.c). The
+ * every device address it dereferences (runtime/kernel.h, warp.c). The
  * module places first-touch pages on the node of the view that faults, so
  * the model's first touch by GPU g (ng_space_first_touch()) faults the
  * page's kernel pages in through g's view before anything else touches
@@ -17,11 +17,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "ngemu/backend/topology.h"
 #include "backend/backend.h"
-#include "util/util.h"
-
 #include "ngemu/backend/kbuf.h"
+#include "ngemu/backend/topology.h"
+#include "ngemu/util/err.h"
 
 #define MAX_BUFS 256
 
@@ -35,8 +34,13 @@ struct ng_kmod {
 	struct ng_kmod_stats freed;	/* counters of destroyed buffers */
 };
 
-int ng_kmod_init(struct ng_space *s, const struct ng_config *cfg,
-		 char *err, size_t errlen)
+static struct ng_kmod *kmod_of(const struct ng_space *s)
+{
+	return s->bk;
+}
+
+static int kmod_init(struct ng_space *s, const struct ng_config *cfg,
+		     char *err, size_t errlen)
 {
 	struct ng_topology topo;
 	struct ng_kmod *k;
@@ -77,25 +81,29 @@ int ng_kmod_init(struct ng_space *s, const struct ng_config *cfg,
 	k->read_mostly = cfg->replicate == NG_REPL_RO;
 	for (unsigned int g = 0; g < cfg->gpus; g++)
 		s->node_of_gpu[g] = (int)topo.hw.gpu[g].node;
-	s->kmod = k;
+	s->bk = k;
+	/* one region per GPU's views, GPU 0's the device addresses */
+	s->view_stride = s->size;
 	return 0;
 }
 
-void ng_kmod_fini(struct ng_space *s)
+static void kmod_fini(struct ng_space *s)
 {
-	if (!s->kmod)
+	struct ng_kmod *k = kmod_of(s);
+
+	if (!k)
 		return;
-	close(s->kmod->devfd);
-	free(s->kmod);
-	s->kmod = NULL;
+	close(k->devfd);
+	free(k);
+	s->bk = NULL;
 }
 
 /* The module's mode for a placement, or -1 with a message. */
 static int mode_of(const struct ng_space *s, const struct ng_buf *b,
 		   struct numagpu_buf_create *c, char *err, size_t errlen)
 {
-	uint64_t kpage = (uint64_t)s->kmod->kpage;
-	uint64_t group = kpage * s->kmod->module_gpus;
+	uint64_t kpage = (uint64_t)kmod_of(s)->kpage;
+	uint64_t group = kpage * kmod_of(s)->module_gpus;
 	uint64_t page = 1ULL << s->page_shift, fgp = 1ULL << s->fgp_shift;
 	uint64_t chunk = 0;
 
@@ -121,10 +129,10 @@ static int mode_of(const struct ng_space *s, const struct ng_buf *b,
 		chunk = b->chunk;
 		break;
 	}
-	if (s->ngpus != s->kmod->module_gpus && chunk <= kpage) {
+	if (s->ngpus != kmod_of(s)->module_gpus && chunk <= kpage) {
 		ng_seterr(err, errlen,
 			  "kmod memory backend: interleaving over %u of the module's %u GPUs: use --gpus %u",
-			  s->ngpus, s->kmod->module_gpus, s->kmod->module_gpus);
+			  s->ngpus, kmod_of(s)->module_gpus, kmod_of(s)->module_gpus);
 		return -1;
 	}
 	/* page-granular or finer: the module interleaves kernel pages */
@@ -152,17 +160,16 @@ static void unreserve_views(struct ng_space *s, void *at, uint64_t span)
 		     -1, 0);
 }
 
-int ng_kmod_map(struct ng_space *s, struct ng_buf *b, void *at,
-		const struct ng_alloc_opts *o, char *err, size_t errlen)
+static int kmod_map(struct ng_space *s, struct ng_buf *b, void *at, char *err,
+		    size_t errlen)
 {
-	struct ng_kmod *k = s->kmod;
+	struct ng_kmod *k = kmod_of(s);
 	struct numagpu_buf_create c = { .size = b->span,
 					.flags = NUMAGPU_BUF_FALLBACK };
 	struct ng_kbuf *kb;
 	void *p;
 	int ret;
 
-	(void)o;
 	if (k->nbufs == MAX_BUFS) {
 		ng_seterr(err, errlen, "kmod memory backend: more than %d buffers", MAX_BUFS);
 		return -ENOMEM;
@@ -228,13 +235,10 @@ static void add_buf_stats(const struct ng_kbuf *kb, struct ng_kmod_stats *out)
 	out->pins += st.pins;
 }
 
-int ng_space_kmod_stats(const struct ng_space *s, struct ng_kmod_stats *out)
+static int kmod_stats(const struct ng_space *s, struct ng_kmod_stats *out)
 {
-	const struct ng_kmod *k = s->kmod;
+	const struct ng_kmod *k = kmod_of(s);
 
-	memset(out, 0, sizeof(*out));
-	if (!k)
-		return -ENOTSUP;
 	*out = k->freed;
 	for (unsigned int i = 0; i < k->nbufs; i++)
 		add_buf_stats(k->bufs[i]->kbuf, out);
@@ -245,7 +249,7 @@ int ng_space_kmod_stats(const struct ng_space *s, struct ng_kmod_stats *out)
 static int kpage_home(const struct ng_space *s, const struct ng_buf *b,
 		      uint64_t kp, bool *unknown)
 {
-	uint64_t kpage = (uint64_t)s->kmod->kpage;
+	uint64_t kpage = (uint64_t)kmod_of(s)->kpage;
 	uint64_t step = 1ULL << s->page_shift;
 	uintptr_t a = (uintptr_t)b->ptr + kp * kpage;
 	int home = -1;
@@ -267,12 +271,10 @@ static int kpage_home(const struct ng_space *s, const struct ng_buf *b,
 	return home;
 }
 
-void ng_space_prefetch(struct ng_space *s)
+static void kmod_prefetch(struct ng_space *s)
 {
-	struct ng_kmod *k = s->kmod;
+	struct ng_kmod *k = kmod_of(s);
 
-	if (!k || !s->prefetch)
-		return;
 	for (unsigned int i = 0; i < k->nbufs; i++) {
 		struct ng_buf *b = k->bufs[i];
 		uint64_t n = b->kbuf->npages, first = 0;
@@ -309,9 +311,9 @@ void ng_space_prefetch(struct ng_space *s)
 	}
 }
 
-void ng_kmod_unmap(struct ng_space *s, struct ng_buf *b)
+static void kmod_unmap(struct ng_space *s, struct ng_buf *b)
 {
-	struct ng_kmod *k = s->kmod;
+	struct ng_kmod *k = kmod_of(s);
 
 	if (!b->kbuf)
 		return;
@@ -327,10 +329,10 @@ void ng_kmod_unmap(struct ng_space *s, struct ng_buf *b)
 	b->kbuf = NULL;
 }
 
-void ng_kmod_touch(struct ng_space *s, uint64_t off, uint64_t len,
-		   unsigned int gpu)
+static void kmod_touch(struct ng_space *s, uint64_t off, uint64_t len,
+		       unsigned int gpu)
 {
-	struct ng_kmod *k = s->kmod;
+	struct ng_kmod *k = kmod_of(s);
 	uintptr_t a = (uintptr_t)s->base + off;
 
 	for (unsigned int i = 0; i < k->nbufs; i++) {
@@ -349,16 +351,15 @@ void ng_kmod_touch(struct ng_space *s, uint64_t off, uint64_t len,
 	}
 }
 
-int ng_space_check_kmod(const struct ng_space *s, const struct ng_buf *b,
-			struct ng_kmod_check *out)
+static int kmod_check(const struct ng_space *s, const struct ng_buf *b,
+		      struct ng_kmod_check *out)
 {
 	struct numagpu_loc loc[512];
 	uint64_t kpage, n;
 
-	memset(out, 0, sizeof(*out));
-	if (!s->kmod || !b->kbuf)
+	if (!b->kbuf)
 		return -ENOTSUP;
-	kpage = (uint64_t)s->kmod->kpage;
+	kpage = (uint64_t)kmod_of(s)->kpage;
 	n = b->span / kpage;
 	out->pages = n;
 	out->comparable = b->place != NG_PLACE_FGP || (1ULL << s->fgp_shift) >= kpage;
@@ -384,3 +385,16 @@ int ng_space_check_kmod(const struct ng_space *s, const struct ng_buf *b,
 	}
 	return 0;
 }
+
+const struct ng_backend_ops ng_backend_kmod = {
+	.name = "kmod",
+	.kind = NG_MEM_KMOD,
+	.init = kmod_init,
+	.fini = kmod_fini,
+	.map = kmod_map,
+	.unmap = kmod_unmap,
+	.touch = kmod_touch,
+	.prefetch = kmod_prefetch,
+	.stats = kmod_stats,
+	.check = kmod_check,
+};

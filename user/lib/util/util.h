@@ -6,9 +6,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-/* printf into an error buffer of @len bytes (NULL or 0: nothing). */
-void ng_seterr(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+#include "ngemu/util/err.h"
 
 /*
  * Read a whole small file into @buf (NUL-terminated). Returns its length,

@@ -7,8 +7,8 @@
  * host memory, "interleaved inside the page" (FGP) or "not touched yet"
  * (first-touch resolves it on the first access, from any GPU).
  *
- * Backends: "user" maps anonymous memory and keeps the table here, placing
- * the real pages with libnuma on the home GPU's node; "kmod" makes every
+ * Backends (lib/backend/): "user" maps anonymous memory and places the
+ * real pages with libnuma on the home GPU's node; "kmod" makes every
  * buffer a numagpu.ko buffer. The kmod backend reserves one region per GPU,
  * all of the same size (view_stride bytes apart): GPU g's view of a buffer
  * is mapped at its device address + g * view_stride, so GPU g reaches
@@ -16,8 +16,8 @@
  * keeps its delta, ng_sm.view_delta). Region 0 is the device address space
  * itself, so host code (init, verification) uses device addresses, i.e.
  * GPU 0's view. A first touch by GPU g faults the page in through g's
- * view, so that the module places it (space_kmod.c). The user backend has
- * one region and a stride of 0.
+ * view, so that the module places it. The user backend has one region and
+ * a stride of 0.
  * The table here stays the model's; the module's own location table is
  * compared with it by ng_space_check_kmod().
  */
@@ -31,7 +31,7 @@
 
 #include "ngemu/config.h"
 
-struct ng_kmod;
+struct ng_backend_ops;
 struct ng_kbuf;
 
 #define NG_HOME_HOST	16	/* home id of host memory */
@@ -56,7 +56,8 @@ struct ng_space {
 	int node_of_gpu[NG_MAX_GPUS];
 	_Atomic uint8_t *loc;		/* the location table */
 	uint64_t npages;
-	struct ng_kmod *kmod;		/* kmod backend state, else NULL */
+	const struct ng_backend_ops *ops;	/* the backend's (lib/backend/) */
+	void *bk;			/* and its state */
 	/* CARVE: the RDCs' carve-outs, taken from the device capacity */
 	uint64_t carved;
 	uint64_t fallback;		/* buffer bytes placed in host memory instead */
@@ -161,7 +162,17 @@ static inline unsigned int ng_home(struct ng_space *s, uintptr_t addr,
 }
 
 /* Home without side effects: NG_LOC_NONE for an untouched page. */
-unsigned int ng_space_peek(const struct ng_space *s, uintptr_t addr);
+static inline unsigned int ng_space_peek(const struct ng_space *s,
+					 uintptr_t addr)
+{
+	uint64_t off = addr - (uintptr_t)s->base;
+	unsigned int e = atomic_load_explicit(&s->loc[off >> s->page_shift],
+					      memory_order_relaxed);
+
+	if (e == NG_LOC_FGP)
+		return (unsigned int)((off >> s->fgp_shift) % s->ngpus);
+	return e == NG_LOC_BUSY ? NG_LOC_NONE : e;
+}
 
 /*
  * kmod backend: compare the module's location table for @b with the
