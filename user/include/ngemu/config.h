@@ -5,6 +5,10 @@
  * that order (later wins). Every parameter has a key ("link-bw"); the same
  * keys are the config file's "key = value" lines and ngemu's "--key value"
  * options, so there is one spelling for everything.
+ *
+ * A key is described by one struct ng_key. The runtime's keys are listed
+ * in lib/config/keys.c; a model component's keys are listed next to it
+ * (ng_component.keys), so a component brings its own parameters.
  */
 #ifndef NGEMU_CONFIG_H
 #define NGEMU_CONFIG_H
@@ -84,19 +88,60 @@ struct ng_config {
 	bool inject;			/* remote costs become real delays */
 	double inject_batch_us;		/* spin only once this much is owed */
 	uint64_t shared_bytes;		/* shared memory per block */
-	/* CARVE (model_rdc.c): RDC carved out of each GPU's memory */
+	/* CARVE (model/rdc.c): RDC carved out of each GPU's memory */
 	uint64_t rdc_size;		/* per GPU; 0: no RDC */
 	enum ng_coherence coherence;	/* of the RDC */
 	double imst_reset;		/* HWC: chance a local write resets to private */
 	enum ng_replicate replicate;	/* software replication baseline */
 };
 
-/* Fill @cfg from a named preset ("carve", "dualopt", "rec", "coda"). */
+/*
+ * Presets: the papers' setups (lib/config/presets.c). ng_config_presets[]
+ * lists the names, NULL-terminated.
+ */
 int ng_config_preset(struct ng_config *cfg, const char *name,
 		     char *err, size_t errlen);
-/* The preset names, NULL-terminated, and a one-line description each. */
 extern const char *const ng_config_presets[];
+/* The setup a preset reproduces (one line), or NULL for an unknown name. */
 const char *ng_config_preset_desc(const char *name);
+/* Which paper it is, and what of that paper ngemu does not build yet. */
+const char *ng_config_preset_paper(const char *name);
+const char *ng_config_preset_missing(const char *name);
+
+enum ng_key_type {
+	NG_KEY_UINT,		/* unsigned int, a whole number */
+	NG_KEY_SIZE,		/* uint64_t, a size: 4096, 64K, 2M, 1G */
+	NG_KEY_DOUBLE,
+	NG_KEY_BOOL,		/* bool: yes/no, on/off, true/false, 1/0 */
+	NG_KEY_ENUM,		/* an enum: one of names[] */
+	NG_KEY_PLACE,		/* enum ng_placement, or node:G */
+};
+
+/* One parameter: its key, where it lives in struct ng_config, its range. */
+struct ng_key {
+	const char *name;
+	enum ng_key_type type;
+	size_t off;
+	double min, max;
+	const char *help;
+	const char *const *names;	/* NG_KEY_ENUM: value names, by value */
+	unsigned int nnames;
+};
+
+#define NG_KEY_OFF(field)	offsetof(struct ng_config, field)
+
+/* A table entry: a number, size or yes/no key of field @f in [lo, hi]. */
+#define NG_KEY_NUM(key, t, f, lo, hi, text)				\
+	{ .name = (key), .type = (t), .off = NG_KEY_OFF(f), .min = (lo),	\
+	  .max = (hi), .help = (text) }
+/* An enum key: field @f takes the index of a name in the array @nm. */
+#define NG_KEY_CHOICE(key, f, nm, text)					\
+	{ .name = (key), .type = NG_KEY_ENUM, .off = NG_KEY_OFF(f),		\
+	  .help = (text), .names = (nm),					\
+	  .nnames = sizeof(nm) / sizeof((nm)[0]) }
+
+/* The key called @name (the runtime's or a component's), or NULL. */
+const struct ng_key *ng_config_find_key(const char *name);
 
 /*
  * Set one parameter by key from text. Returns 0, or -EINVAL (malformed or
@@ -107,6 +152,10 @@ int ng_config_set(struct ng_config *cfg, const char *key, const char *value,
 		  char *err, size_t errlen);
 /* True when @key is a known key; *is_flag says it needs no value. */
 bool ng_config_key(const char *key, bool *is_flag);
+
+/* Print one key's value of @cfg as config text. */
+void ng_config_format(const struct ng_config *cfg, const struct ng_key *k,
+		      char *buf, size_t len);
 
 /*
  * Read "key = value" lines ('#' starts a comment). A "system = NAME" line
@@ -124,6 +173,13 @@ double ng_config_local_load_latency_ns(const struct ng_config *cfg);
 
 /* Print in config-file syntax (so the output is a valid config file). */
 void ng_config_print(const struct ng_config *cfg, FILE *out);
+
+/* Value names of the enums, indexed by value. */
+extern const char *const ng_placement_names[6];
+extern const char *const ng_sched_names[3];
+extern const char *const ng_mem_backend_names[3];
+extern const char *const ng_coherence_names[3];
+extern const char *const ng_replicate_names[3];
 
 const char *ng_placement_name(enum ng_placement p);
 const char *ng_sched_name(enum ng_sched_kind s);

@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/spinlock.h"
 #include "ngemu/model/model.h"
-#include "util/util.h"
+#include "ngemu/util/err.h"
+#include "util/spinlock.h"
 
 #define EPOCH_MASK	0xfffffu
 
@@ -239,8 +239,27 @@ static void l2_kernel_end(void *priv, struct ng_sm *const *sms, unsigned int nsm
 	}
 }
 
-const struct ng_component_ops ng_l2_ops = {
+static bool l2_enabled(const struct ng_config *c)
+{
+	return c->l2_size != 0;
+}
+
+static const struct ng_key l2_keys[] = {
+	NG_KEY_NUM("l2-size", NG_KEY_SIZE, l2_size, 0, (double)(1ULL << 32),
+		   "L2 per GPU caching remote lines (0: off)"),
+	NG_KEY_NUM("l2-ways", NG_KEY_UINT, l2_ways, 1, 64,
+		   "L2 associativity"),
+	NG_KEY_NUM("l2-latency", NG_KEY_DOUBLE, l2_latency_ns, 0, 1e6,
+		   "L2 hit latency, ns"),
+	{ .name = NULL },
+};
+
+const struct ng_component ng_l2_component = {
 	.name = "l2",
+	.desc = "per-GPU L2 caching remote lines, write-through, flushed at kernel boundaries",
+	.keys = l2_keys,
+	.counters = "l2",
+	.enabled = l2_enabled,
 	.remote_only = true,
 	.create = l2_create,
 	.destroy = l2_destroy,

@@ -85,8 +85,25 @@ static void link_respond(void *priv, struct ng_sm *sm, struct ng_req *r)
 		owe(sm, dur, lat);
 }
 
-const struct ng_component_ops ng_link_ops = {
+static const struct ng_key link_keys[] = {
+	NG_KEY_NUM("link-bw", NG_KEY_DOUBLE, link_bw, 0.001, 1e6,
+		   "inter-GPU link bandwidth, each direction, GB/s"),
+	NG_KEY_NUM("link-latency", NG_KEY_DOUBLE, link_latency_ns, 0, 1e6,
+		   "inter-GPU link latency, one way, ns"),
+	NG_KEY_NUM("flit", NG_KEY_UINT, flit, 1, 4096,
+		   "link transfers round up to this, bytes"),
+	NG_KEY_NUM("host-bw", NG_KEY_DOUBLE, host_bw, 0.001, 1e6,
+		   "CPU-GPU link bandwidth per GPU, each direction, GB/s"),
+	NG_KEY_NUM("host-latency", NG_KEY_DOUBLE, host_latency_ns, 0, 1e6,
+		   "CPU-GPU link latency, one way, ns"),
+	{ .name = NULL },
+};
+
+const struct ng_component ng_link_component = {
 	.name = "link",
+	.desc = "inter-GPU links and CPU-GPU links: latency and bandwidth per direction, in flits",
+	.keys = link_keys,
+	.counters = "link",
 	.remote_only = true,
 	.access = link_access,
 	.respond = link_respond,

@@ -15,7 +15,19 @@ static bool mem_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 	return true;
 }
 
-const struct ng_component_ops ng_mem_ops = {
+static const struct ng_key mem_keys[] = {
+	NG_KEY_NUM("local-bw", NG_KEY_DOUBLE, local_bw, 0.001, 1e6,
+		   "local memory bandwidth per GPU, GB/s"),
+	NG_KEY_NUM("local-latency", NG_KEY_DOUBLE, local_latency_ns, 0, 1e6,
+		   "local memory latency, ns"),
+	{ .name = NULL },
+};
+
+const struct ng_component ng_mem_component = {
 	.name = "mem",
+	.desc = "each GPU's memory: one bandwidth server, fixed latency, whole lines",
+	.keys = mem_keys,
+	.counters = "mem",
+	.terminal = true,
 	.access = mem_access,
 };

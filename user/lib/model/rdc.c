@@ -24,20 +24,18 @@
  *    to every other GPU, which drops its copy; a local write to a shared
  *    line resets it to private with probability imst-reset (1%).
  *    The component then sees local requests too (remote_only is false).
- *
- * Also here: the software replication baselines (replicate = ro | all),
- * which run before a request is counted (ng_repl_redirect).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
-#include "util/spinlock.h"
+#include "model/frame.h"
 #include "ngemu/model/model.h"
 #include "ngemu/model/rdc.h"
 #include "ngemu/model/sidecar.h"
-#include "util/util.h"
+#include "ngemu/util/err.h"
+#include "util/spinlock.h"
 
 #define RDC_LOCKS	4096	/* lock stripes per GPU */
 
@@ -386,20 +384,35 @@ static void rdc_kernel_end(void *priv, struct ng_sm *const *sms,
 	}
 }
 
-const struct ng_component_ops ng_rdc_ops = {
-	.name = "rdc",
-	.remote_only = true,
-	.create = rdc_create,
-	.destroy = rdc_destroy,
-	.access = rdc_access,
-	.respond = rdc_respond,
-	.kernel_end = rdc_kernel_end,
+static bool rdc_enabled(const struct ng_config *c)
+{
+	return c->rdc_size != 0;
+}
+
+/* HWC: the IMST sees local accesses as well */
+static bool rdc_sees_local(const struct ng_config *c)
+{
+	return c->coherence == NG_COH_HWC;
+}
+
+static const struct ng_key rdc_keys[] = {
+	NG_KEY_NUM("rdc-size", NG_KEY_SIZE, rdc_size, 0, (double)(1ULL << 40),
+		   "CARVE remote data cache per GPU, carved out of its memory (0: off)"),
+	NG_KEY_CHOICE("coherence", coherence, ng_coherence_names,
+		      "RDC coherence: none, swc, hwc"),
+	NG_KEY_NUM("imst-reset", NG_KEY_DOUBLE, imst_reset, 0, 1,
+		   "HWC: probability a local write resets the IMST to private"),
+	{ .name = NULL },
 };
 
-/* HWC: the IMST sees local accesses as well. */
-const struct ng_component_ops ng_rdc_hwc_ops = {
-	.name = "rdc-hwc",
-	.remote_only = false,
+const struct ng_component ng_rdc_component = {
+	.name = "rdc",
+	.desc = "CARVE remote data cache in local memory, ECC sidecar, none/SWC/HWC coherence",
+	.keys = rdc_keys,
+	.counters = "rdc hwc",
+	.enabled = rdc_enabled,
+	.remote_only = true,
+	.sees_local = rdc_sees_local,
 	.create = rdc_create,
 	.destroy = rdc_destroy,
 	.access = rdc_access,
@@ -411,10 +424,7 @@ const struct ng_component_ops ng_rdc_hwc_ops = {
 
 static struct rdc *rdc_of(const struct ng_model *m)
 {
-	for (unsigned int i = 0; i < m->ncomp; i++)
-		if (m->ops[i] == &ng_rdc_ops || m->ops[i] == &ng_rdc_hwc_ops)
-			return m->priv[i];
-	return NULL;
+	return ng_model_priv(m, &ng_rdc_component);
 }
 
 int ng_rdc_info(const struct ng_model *m, struct ng_rdc_info *out)
@@ -482,112 +492,3 @@ int ng_rdc_imst(const struct ng_model *m, uintptr_t line)
 	return atomic_load_explicit(&d->imst[line_index(d, line)],
 				    memory_order_relaxed);
 }
-
-/* ---- software replication baselines ------------------------------ */
-
-#define REPL_RW		(1u << 31)	/* read-write shared: never replicated */
-
-struct repl {
-	_Atomic uint32_t *page;		/* replica mask per page, | REPL_RW */
-	uint64_t npages;
-};
-
-static void repl_destroy(void *priv)
-{
-	struct repl *p = priv;
-
-	if (!p)
-		return;
-	free((void *)p->page);
-	free(p);
-}
-
-static int repl_create(struct ng_model *m, void **priv, char *err, size_t errlen)
-{
-	struct repl *p = calloc(1, sizeof(*p));
-
-	if (p) {
-		p->npages = m->space->npages;
-		p->page = calloc(p->npages, sizeof(*p->page));
-	}
-	if (!p || !p->page) {
-		repl_destroy(p);
-		ng_seterr(err, errlen, "out of memory for the replication model");
-		return -ENOMEM;
-	}
-	m->repl = p;
-	*priv = p;
-	return 0;
-}
-
-/* The pipeline never calls it: ng_repl_redirect() does the work. */
-static bool repl_access(void *priv, struct ng_sm *sm, struct ng_req *r)
-{
-	(void)priv;
-	(void)sm;
-	(void)r;
-	return false;
-}
-
-/*
- * replicate = all: the ideal, every GPU-homed access local. replicate =
- * ro: a page read by a GPU that is not its home gets a local copy on that
- * first read (the copy crosses the link once and costs a page of memory);
- * later reads are local. A write to a page with copies collapses them
- * (at no cost) and marks the page read-write shared: it is not
- * replicated again. Replicas hold what the home holds, so the data is
- * read from the home memory itself.
- */
-void ng_repl_redirect(struct ng_model *m, struct ng_sm *sm, struct ng_req *r)
-{
-	struct repl *p = m->repl;
-	_Atomic uint32_t *e;
-	uint32_t v, bit;
-
-	if (r->home >= NG_HOME_HOST)
-		return;
-	if (m->ideal) {
-		r->home = r->gpu;
-		return;
-	}
-	e = &p->page[(r->line - (uintptr_t)m->space->base) >> m->space->page_shift];
-	v = atomic_load_explicit(e, memory_order_relaxed);
-	bit = 1u << r->gpu;
-	if (r->op != NG_OP_LOAD) {
-		if (v & ~REPL_RW) {
-			v = atomic_exchange_explicit(e, REPL_RW,
-						     memory_order_relaxed);
-			if (v & ~REPL_RW)
-				sm->ctr.v[NG_CTR_REPL_COLLAPSE]++;
-		}
-		return;
-	}
-	if (r->home == r->gpu || (v & REPL_RW))
-		return;
-	if (v & bit) {
-		r->home = r->gpu;
-		sm->ctr.v[NG_CTR_REPL_HIT]++;
-		return;
-	}
-	v = atomic_fetch_or_explicit(e, bit, memory_order_relaxed);
-	if (!(v & bit) && !(v & REPL_RW)) {
-		uint64_t bytes = 1ULL << m->space->page_shift;
-		ng_ticks dur;
-
-		/* the copy crosses the link (in the background) */
-		(void)ng_reserve(sm, ng_res_link(m, r->home, r->gpu), r->t,
-				 bytes, &dur);
-		sm->ctr.v[NG_CTR_REPL_PAGES]++;
-		sm->ctr.v[NG_CTR_REPL_BYTES] += bytes;
-		sm->ctr.v[NG_CTR_LINK_RX] += bytes;
-	}
-	/* this read is served remotely; the copy serves the next ones */
-}
-
-const struct ng_component_ops ng_repl_ops = {
-	.name = "repl",
-	.remote_only = false,
-	.create = repl_create,
-	.destroy = repl_destroy,
-	.access = repl_access,
-};

@@ -14,8 +14,9 @@
  *    takes no lock and almost never an atomic operation;
  *  - a kernel's modeled time is the latest completion over its SMs.
  *
- * Components are chosen by config in model.c; later mechanisms (RDC,
- * directories, coalescing links) are more components of the same kind.
+ * Components (component.h) are listed in lib/model/registry.c and chosen
+ * by config; later mechanisms (directories, coalescing links) are more
+ * components of the same kind.
  */
 #ifndef NGEMU_MODEL_H
 #define NGEMU_MODEL_H
@@ -26,8 +27,9 @@
 #include <stdint.h>
 
 #include "ngemu/config.h"
-#include "ngemu/util/counters.h"
+#include "ngemu/model/component.h"
 #include "ngemu/runtime/space.h"
+#include "ngemu/util/counters.h"
 
 #define NG_TICKS_PER_NS	1024
 #define NG_MAX_LINE	256
@@ -54,21 +56,6 @@ struct ng_req {
 
 struct ng_model;
 struct ng_sm;
-
-struct ng_component_ops {
-	const char *name;
-	int (*create)(struct ng_model *m, void **priv, char *err, size_t errlen);
-	void (*destroy)(void *priv);
-	/* true: the request is complete here; later components are skipped */
-	bool (*access)(void *priv, struct ng_sm *sm, struct ng_req *r);
-	/* optional: the way back, for the components whose access ran */
-	void (*respond)(void *priv, struct ng_sm *sm, struct ng_req *r);
-	/* skipped for requests homed on the requesting GPU */
-	bool remote_only;
-	/* optional: kernel boundary (software coherence, ...) */
-	void (*kernel_end)(void *priv, struct ng_sm *const *sms,
-			   unsigned int nsm);
-};
 
 /*
  * A bandwidth server as a calendar: time is cut into bins of 2^bin_shift
@@ -106,9 +93,11 @@ struct ng_model {
 	const struct ng_config *cfg;
 	struct ng_space *space;
 	unsigned int ngpus;
-	unsigned int ncomp;
-	const struct ng_component_ops *ops[NG_MAX_COMPONENTS];
+	unsigned int ncomp;		/* the enabled components, in order */
+	const struct ng_component *comp[NG_MAX_COMPONENTS];
 	void *priv[NG_MAX_COMPONENTS];
+	bool remote_only[NG_MAX_COMPONENTS];	/* this run skips local ones */
+	bool routes;			/* some component has a route op */
 	unsigned int nres;
 	struct ng_resource *res;	/* see ng_res_*() for the layout */
 	ng_ticks issue_ticks;		/* SM issue interval per request */
@@ -119,12 +108,6 @@ struct ng_model {
 	unsigned int mlp;
 	ng_ticks mem_latency;
 	ng_ticks mem_line_dur;
-	/*
-	 * Software replication (model_rdc.c): runs before a request is
-	 * counted and may serve it from a local copy (r->home = r->gpu).
-	 */
-	void *repl;
-	bool ideal;
 };
 
 static inline unsigned int ng_res_mem(const struct ng_model *m, unsigned int g)
@@ -248,7 +231,7 @@ static inline unsigned int ng_popcount64(uint64_t x)
 }
 
 /*
- * The memory component's work (model_mem.c), inline so that the local
+ * The memory component's work (model/mem.c), inline so that the local
  * fast path below can use it too.
  */
 static inline void ng_mem_charge(struct ng_sm *sm, struct ng_req *r)
@@ -309,9 +292,6 @@ static inline void ng_model_access(struct ng_sm *sm, struct ng_req *r)
 	/* core.requests is local + remote + host, derived when read */
 	sm->ctr.v[NG_CTR_LOCAL]++;
 }
-
-/* Replication baselines: redirect a request to a local copy if any. */
-void ng_repl_redirect(struct ng_model *m, struct ng_sm *sm, struct ng_req *r);
 
 /* Spin off owed injected delay once a batch is due. */
 void ng_inject_settle(struct ng_sm *sm, bool force);

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Presets: the setups of the papers ngemu reproduces. Each preset is the
+ * common ground below plus its paper's changes, and says which paper it
+ * is and what of that paper is not built yet (`ngemu config --presets`
+ * adds which model components the preset turns on).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ngemu/config.h"
+#include "ngemu/util/err.h"
+
+struct preset {
+	const char *name;
+	const char *desc;		/* the setup */
+	const char *paper;
+	const char *missing;		/* NULL: all of the paper is built */
+	void (*apply)(struct ng_config *c);
+};
+
+/*
+ * Common ground. The papers' GPUs have 64 SMs x 64 warps; ngemu runs one
+ * thread per emulated SM, so a preset uses 4 emulated SMs per GPU that
+ * each stand for 16 real ones (sm-scale): issue rate and memory-level
+ * parallelism scale with it, keeping per-GPU totals. mlp 2048 = 16 SMs x
+ * 64 warps x 2 lines in flight, enough to cover 1 TB/s x 300 ns (Little's
+ * law) with some room.
+ */
+static const struct ng_config base = {
+	.gpus = 4, .sms = 4, .sm_scale = 16, .mlp = 2048,
+	.blocks_per_sm = 8, .freq_ghz = 1.0, .line = 128,
+	.page = 4096, .mem_per_gpu = 32ULL << 30,
+	.l2_size = 8 << 20, .l2_ways = 16, .l2_latency_ns = 120,
+	.local_bw = 1024, .local_latency_ns = 300,
+	.link_bw = 64, .link_latency_ns = 250, .flit = 16,
+	.host_bw = 32, .host_latency_ns = 500,
+	.placement = NG_PLACE_FIRST_TOUCH, .fgp_granularity = 256,
+	.sched = NG_SCHED_BATCH, .backend = NG_MEM_AUTO,
+	.seed = 1, .inject_batch_us = 20, .shared_bytes = 48 << 10,
+	.coherence = NG_COH_HWC, .imst_reset = 0.01,
+};
+
+static void carve(struct ng_config *c)
+{
+	c->page = 2 << 20;	/* Table III: 2 MB OS pages */
+}
+
+static void dualopt(struct ng_config *c)
+{
+	c->line = 64;
+	c->l2_size = 2 << 20;
+	c->mem_per_gpu = 4ULL << 30;
+	/*
+	 * 32 L1 MSHRs x 16 CUs would be 512, which with 64 B lines cannot
+	 * cover 1 TB/s x 300 ns; the memory side queues more.
+	 */
+	c->mlp = 2048;
+}
+
+static void rec(struct ng_config *c)
+{
+	c->line = 64;
+	c->l2_size = 2 << 20;
+	c->mem_per_gpu = 4ULL << 30;
+	c->link_bw = 150;
+}
+
+static void coda(struct ng_config *c)
+{
+	c->sm_scale = 1;	/* CODA really has 4 SMs per GPU */
+	c->mlp = 512;		/* enough for 256 GB/s x 300 ns */
+	c->freq_ghz = 2.0;
+	c->line = 64;
+	c->l2_size = 1 << 20;
+	c->l2_latency_ns = 5;
+	c->local_bw = 256;
+	c->link_bw = 16;
+	c->mem_per_gpu = 8ULL << 30;
+	c->placement = NG_PLACE_FGP;
+	c->fgp_granularity = 128;
+	c->sched = NG_SCHED_CODA;
+}
+
+static const struct preset presets[] = {
+	{ "carve", "CARVE Table III: 4 GPUs, 128 B lines, 2 MB pages, 8 MB L2 each, 64 GB/s links, 1 TB/s HBM",
+	  "CARVE (MICRO 2018)",
+	  "its remote data cache is off (rdc-size 0), so it runs the NUMA-GPU baseline: set rdc-size (e.g. 2G) for CARVE",
+	  carve },
+	{ "dualopt", "DualOpt: 4 GPUs, 64 B lines, 2 MB L2, 64 GB/s links in 16 B flits",
+	  "DualOpt (locality-aware remote access optimizations)",
+	  "none of DualOpt's mechanisms is built yet (fine-grained remote transfers, CoDec coalescing, RDMA cache, decision engine): the preset sets the paper's parameters only",
+	  dualopt },
+	{ "rec", "REC: 4 GPUs, 64 B lines, 2 MB L2, 300 GB/s bidirectional (150 each way), 1 TB/s HBM",
+	  "REC (JSA 2025)",
+	  "none of REC's mechanisms is built yet (L1, directory-coherent L2, HMG and REC entries): the preset sets the paper's parameters only",
+	  rec },
+	{ "coda", "CODA Table 1: 4 GPUs x 4 SMs at 2 GHz, 1 MB L2, 256 GB/s local, 16 GB/s remote, FGP 128 B, affinity",
+	  "CODA (TACO 2018)",
+	  "page-group mode switches and chunk sizes derived from how blocks access data are not built yet",
+	  coda },
+};
+
+#define NPRESETS (sizeof(presets) / sizeof(presets[0]))
+
+const char *const ng_config_presets[] = { "carve", "dualopt", "rec", "coda",
+					  NULL };
+
+static const struct preset *find(const char *name)
+{
+	for (size_t i = 0; name && i < NPRESETS; i++)
+		if (!strcmp(presets[i].name, name))
+			return &presets[i];
+	return NULL;
+}
+
+const char *ng_config_preset_desc(const char *name)
+{
+	const struct preset *p = find(name);
+
+	return p ? p->desc : NULL;
+}
+
+const char *ng_config_preset_paper(const char *name)
+{
+	const struct preset *p = find(name);
+
+	return p ? p->paper : NULL;
+}
+
+const char *ng_config_preset_missing(const char *name)
+{
+	const struct preset *p = find(name);
+
+	return p ? p->missing : NULL;
+}
+
+int ng_config_preset(struct ng_config *c, const char *name, char *err,
+		     size_t errlen)
+{
+	const struct preset *p = find(name);
+
+	if (!p) {
+		ng_seterr(err, errlen,
+			  "unknown system preset '%s' (known: carve, dualopt, rec, coda)",
+			  name ? name : "");
+		return -EINVAL;
+	}
+	*c = base;
+	p->apply(c);
+	snprintf(c->preset, sizeof(c->preset), "%s", name);
+	return 0;
+}

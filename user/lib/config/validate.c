@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What a configuration must satisfy across its keys, and the numbers it
+ * implies (the calibration benchmarks are held against them).
+ */
+#include <errno.h>
+
+#include "ngemu/config.h"
+#include "ngemu/util/err.h"
+
+static bool pow2(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+int ng_config_validate(const struct ng_config *c, char *err, size_t errlen)
+{
+	if (!pow2(c->line)) {
+		ng_seterr(err, errlen, "line: %u is not a power of two", c->line);
+		return -EINVAL;
+	}
+	if (!pow2(c->page) || c->page < c->line) {
+		ng_seterr(err, errlen,
+			  "page: %llu must be a power of two of at least one line (%u)",
+			  (unsigned long long)c->page, c->line);
+		return -EINVAL;
+	}
+	if (!pow2(c->fgp_granularity) || c->fgp_granularity > c->page) {
+		ng_seterr(err, errlen,
+			  "fgp-granularity: %llu must be a power of two no larger than a page",
+			  (unsigned long long)c->fgp_granularity);
+		return -EINVAL;
+	}
+	if (c->l2_size && c->l2_size < (uint64_t)c->line * c->l2_ways) {
+		ng_seterr(err, errlen,
+			  "l2-size: %llu is smaller than one set (%u ways of %u B)",
+			  (unsigned long long)c->l2_size, c->l2_ways, c->line);
+		return -EINVAL;
+	}
+	if (c->placement == NG_PLACE_NODE && c->place_node >= c->gpus) {
+		ng_seterr(err, errlen, "placement: node:%u but only %u GPUs",
+			  c->place_node, c->gpus);
+		return -EINVAL;
+	}
+	if (c->rdc_size && (c->rdc_size % c->line ||
+			    c->rdc_size >= c->mem_per_gpu)) {
+		ng_seterr(err, errlen,
+			  "rdc-size: %llu must be whole lines (%u B) and less than mem-per-gpu",
+			  (unsigned long long)c->rdc_size, c->line);
+		return -EINVAL;
+	}
+	if (c->rdc_size && c->replicate != NG_REPL_NONE) {
+		ng_seterr(err, errlen,
+			  "rdc-size and replicate are separate systems: use one of them");
+		return -EINVAL;
+	}
+	if (c->mem_per_gpu % c->page) {
+		ng_seterr(err, errlen, "mem-per-gpu must be a multiple of page");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* An idle system: request leg, home memory, response leg, one line each. */
+double ng_config_remote_latency_ns(const struct ng_config *c)
+{
+	unsigned int bytes = (c->line + c->flit - 1) / c->flit * c->flit;
+
+	/* a remote load looks in the L2 first (a miss still costs the lookup) */
+	return (c->l2_size ? c->l2_latency_ns : 0) + 2 * c->link_latency_ns +
+	       c->local_latency_ns + c->line / c->local_bw + bytes / c->link_bw;
+}
+
+double ng_config_local_load_latency_ns(const struct ng_config *c)
+{
+	return c->local_latency_ns + c->line / c->local_bw;
+}

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The model frame's own parts (private to lib/model). */
+#ifndef NGEMU_LIB_MODEL_FRAME_H
+#define NGEMU_LIB_MODEL_FRAME_H
+
+#include "ngemu/model/model.h"
+
+/* The bandwidth servers of @m (resource.c): 0 or -ENOMEM. */
+int ng_resources_init(struct ng_model *m);
+void ng_resources_fini(struct ng_model *m);
+
+/* The component @comp's state in @m, or NULL when it is not enabled. */
+void *ng_model_priv(const struct ng_model *m, const struct ng_component *comp);
+
+#endif /* NGEMU_LIB_MODEL_FRAME_H */

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The model's components, in pipeline order (component.h). A request
+ * meets them top to bottom on its way to its home and bottom to top on
+ * its way back; a configuration turns each on or off.
+ */
+#include <string.h>
+
+#include "ngemu/model/component.h"
+
+extern const struct ng_component ng_repl_component;
+extern const struct ng_component ng_l2_component;
+extern const struct ng_component ng_rdc_component;
+extern const struct ng_component ng_link_component;
+extern const struct ng_component ng_mem_component;
+
+const struct ng_component *const ng_components[] = {
+	&ng_repl_component,	/* replication: where a line is read */
+	&ng_l2_component,	/* L2: remote lines */
+	&ng_rdc_component,	/* CARVE: remote data cache, coherence */
+	&ng_link_component,	/* inter-GPU and CPU-GPU links */
+	&ng_mem_component,	/* the home's memory */
+	NULL,
+};
+
+const struct ng_component *ng_component_find(const char *name)
+{
+	for (unsigned int i = 0; ng_components[i]; i++)
+		if (!strcmp(ng_components[i]->name, name))
+			return ng_components[i];
+	return NULL;
+}
