@@ -1,103 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The emulated system: worker pools, launches, counters. */
+/*
+ * The emulated system: its address space, model, SMs and worker pool,
+ * created from a config; counters summed over SMs.
+ */
 #include <errno.h>
 #include <numa.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "ngemu/runtime/kernel.h"
-#include "ngemu/runtime/sched.h"
-#include "ngemu/runtime/system.h"
-#include "util/util.h"
-
-struct ng_system {
-	struct ng_config cfg;
-	struct ng_space space;
-	struct ng_model model;
-	struct ng_sched sched;
-	unsigned int nsm;
-	struct ng_sm **sms;
-	int node[NG_MAX_GPUS];
-	unsigned int nnodes;
-	/* workers */
-	unsigned int nthreads;
-	pthread_t *threads;
-	pthread_barrier_t start, done;
-	const struct ng_launch *cur;
-	bool quit;
-};
-
-struct worker_arg {
-	struct ng_system *sys;
-	struct ng_sm *sm;
-};
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void run_block(struct ng_system *sys, struct ng_sm *sm,
-		      const struct ng_launch *l, uint64_t id, bool stolen)
-{
-	struct ng_block b = {
-		.sm = sm,
-		.space = &sys->space,
-		.dim = l->block,
-		.grid = l->grid,
-		.id = id,
-		.shared = sm->shared,
-		.shared_bytes = sys->cfg.shared_bytes,
-		.modeled = !l->native,
-	};
-
-	b.idx.x = (unsigned int)(id % l->grid.x);
-	b.idx.y = (unsigned int)(id / l->grid.x);
-	b.nthreads = l->block.x * l->block.y;
-	b.nwarps = (b.nthreads + NG_WARP - 1) / NG_WARP;
-	l->fn(&b, l->args);
-	/* native runs are the comparison, not part of the statistics */
-	if (!l->native) {
-		sm->ctr.v[NG_CTR_BLOCKS]++;
-		sm->ctr.v[NG_CTR_STOLEN] += stolen;
-	}
-}
-
-static void run_sm(struct ng_system *sys, struct ng_sm *sm)
-{
-	const struct ng_launch *l = sys->cur;
-	double t0 = now_s();
-	bool stolen;
-	int64_t b;
-
-	while ((b = ng_sched_next(&sys->sched, sm->gpu, &stolen)) >= 0)
-		run_block(sys, sm, l, (uint64_t)b, stolen);
-	sm->busy_s += now_s() - t0;
-}
-
-static void *worker(void *p)
-{
-	struct worker_arg *a = p;
-	struct ng_system *sys = a->sys;
-	struct ng_sm *sm = a->sm;
-
-	free(a);
-	if (numa_available() >= 0)
-		numa_run_on_node(sys->node[sm->gpu]);
-	for (;;) {
-		pthread_barrier_wait(&sys->start);
-		if (sys->quit)
-			break;
-		run_sm(sys, sm);
-		pthread_barrier_wait(&sys->done);
-	}
-	return NULL;
-}
+#include "runtime/system_impl.h"
+#include "ngemu/util/err.h"
 
 /* Nodes with memory, in order: the GPUs' homes. */
 static unsigned int probe_nodes(int *nodes)
@@ -119,27 +31,11 @@ static unsigned int probe_nodes(int *nodes)
 	return n;
 }
 
-static void stop_workers(struct ng_system *sys, unsigned int started)
-{
-	if (!sys->threads)
-		return;
-	if (started == sys->nthreads) {
-		sys->quit = true;
-		pthread_barrier_wait(&sys->start);
-		for (unsigned int i = 0; i < started; i++)
-			pthread_join(sys->threads[i], NULL);
-	}
-	pthread_barrier_destroy(&sys->start);
-	pthread_barrier_destroy(&sys->done);
-	free(sys->threads);
-	sys->threads = NULL;
-}
-
 void ng_system_destroy(struct ng_system *sys)
 {
 	if (!sys)
 		return;
-	stop_workers(sys, sys->nthreads);
+	ng_pool_stop(sys);
 	for (unsigned int i = 0; i < sys->nsm; i++)
 		if (sys->sms && sys->sms[i]) {
 			ng_sm_fini(sys->sms[i]);
@@ -193,52 +89,9 @@ int ng_system_create(struct ng_system **out, const struct ng_config *cfg,
 			goto nomem;
 	}
 	if (!cfg->deterministic) {
-		unsigned int started = 0;
-
-		/*
-		 * libnuma caches each node's CPU mask on first use, without a
-		 * lock: fill the cache here so that workers pinning themselves
-		 * concurrently only read it.
-		 */
-		if (numa_available() >= 0) {
-			struct bitmask *bm = numa_allocate_cpumask();
-
-			for (unsigned int g = 0; bm && g < cfg->gpus; g++)
-				numa_node_to_cpus(sys->node[g], bm);
-			if (bm)
-				numa_free_cpumask(bm);
-		}
-
-		sys->nthreads = sys->nsm;
-		sys->threads = calloc(sys->nthreads, sizeof(*sys->threads));
-		if (!sys->threads)
-			goto nomem;
-		pthread_barrier_init(&sys->start, NULL, sys->nthreads + 1);
-		pthread_barrier_init(&sys->done, NULL, sys->nthreads + 1);
-		for (; started < sys->nthreads; started++) {
-			struct worker_arg *a = malloc(sizeof(*a));
-
-			if (!a)
-				break;
-			a->sys = sys;
-			a->sm = sys->sms[started];
-			if (pthread_create(&sys->threads[started], NULL, worker, a)) {
-				free(a);
-				break;
-			}
-		}
-		if (started < sys->nthreads) {
-			/* the started ones wait at a barrier that cannot fill */
-			ng_seterr(err, errlen, "cannot start %u worker threads",
-				  sys->nthreads);
-			for (unsigned int i = 0; i < started; i++)
-				pthread_cancel(sys->threads[i]);
-			for (unsigned int i = 0; i < started; i++)
-				pthread_join(sys->threads[i], NULL);
-			stop_workers(sys, 0);
-			ret = -EAGAIN;
+		ret = ng_pool_start(sys, err, errlen);
+		if (ret)
 			goto fail;
-		}
 	}
 	*out = sys;
 	return 0;
@@ -291,82 +144,4 @@ void ng_system_reset_counters(struct ng_system *sys)
 		memset(&sys->sms[i]->ctr, 0, sizeof(sys->sms[i]->ctr));
 		sys->sms[i]->busy_s = 0;
 	}
-}
-
-int ng_launch(struct ng_system *sys, const struct ng_launch *l,
-	      struct ng_launch_result *res)
-{
-	struct ng_launch lc = *l;
-	uint64_t nblocks, req0 = 0, req1 = 0;
-	double t0;
-	int ret;
-
-	if (!lc.grid.y)
-		lc.grid.y = 1;
-	if (!lc.block.y)
-		lc.block.y = 1;
-	if (!lc.grid.x || !lc.block.x || !lc.fn)
-		return -EINVAL;
-	if (lc.only_gpu >= (int)sys->cfg.gpus)
-		return -EINVAL;
-	nblocks = (uint64_t)lc.grid.x * lc.grid.y;
-	if (nblocks > UINT32_MAX)
-		return -E2BIG;
-	ret = ng_sched_prepare(&sys->sched, sys->cfg.sched, sys->cfg.steal,
-			       nblocks, sys->cfg.gpus,
-			       (uint64_t)sys->cfg.sms * sys->cfg.blocks_per_sm,
-			       lc.only_gpu);
-	if (ret)
-		return ret;
-	for (unsigned int i = 0; i < sys->nsm; i++)
-		req0 += sys->sms[i]->ctr.v[NG_CTR_LOCAL] +
-			sys->sms[i]->ctr.v[NG_CTR_REMOTE] +
-			sys->sms[i]->ctr.v[NG_CTR_HOST];
-	if (!lc.native) {
-		/* kmod --prefetch: pages to their homes before the kernel */
-		ng_space_prefetch(&sys->space);
-		ng_model_kernel_begin(&sys->model, sys->sms, sys->nsm);
-	}
-	sys->cur = &lc;
-	t0 = now_s();
-	if (sys->nthreads) {
-		pthread_barrier_wait(&sys->start);
-		pthread_barrier_wait(&sys->done);
-	} else {
-		/* deterministic: SMs take turns, one block each, in id order */
-		bool any = true;
-
-		while (any) {
-			any = false;
-			for (unsigned int i = 0; i < sys->nsm; i++) {
-				struct ng_sm *sm = sys->sms[i];
-				bool stolen;
-				int64_t b = ng_sched_next(&sys->sched, sm->gpu,
-							  &stolen);
-
-				if (b < 0)
-					continue;
-				any = true;
-				run_block(sys, sm, &lc, (uint64_t)b, stolen);
-			}
-		}
-	}
-	if (res) {
-		res->wall_s = now_s() - t0;
-		res->modeled = 0;
-	}
-	if (!lc.native) {
-		ng_ticks t = ng_model_kernel_end(&sys->model, sys->sms, sys->nsm);
-
-		if (res)
-			res->modeled = t;
-	}
-	for (unsigned int i = 0; i < sys->nsm; i++)
-		req1 += sys->sms[i]->ctr.v[NG_CTR_LOCAL] +
-			sys->sms[i]->ctr.v[NG_CTR_REMOTE] +
-			sys->sms[i]->ctr.v[NG_CTR_HOST];
-	if (res)
-		res->requests = req1 - req0;
-	sys->cur = NULL;
-	return 0;
 }

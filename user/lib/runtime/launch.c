@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Kernel launches: a grid of blocks, scheduled to GPUs, run on their SMs. */
+#include <errno.h>
+#include <time.h>
+
+#include "runtime/system_impl.h"
+
+double ng_now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void run_block(struct ng_system *sys, struct ng_sm *sm,
+		      const struct ng_launch *l, uint64_t id, bool stolen)
+{
+	struct ng_block b = {
+		.sm = sm,
+		.space = &sys->space,
+		.dim = l->block,
+		.grid = l->grid,
+		.id = id,
+		.shared = sm->shared,
+		.shared_bytes = sys->cfg.shared_bytes,
+		.modeled = !l->native,
+	};
+
+	b.idx.x = (unsigned int)(id % l->grid.x);
+	b.idx.y = (unsigned int)(id / l->grid.x);
+	b.nthreads = l->block.x * l->block.y;
+	b.nwarps = (b.nthreads + NG_WARP - 1) / NG_WARP;
+	l->fn(&b, l->args);
+	/* native runs are the comparison, not part of the statistics */
+	if (!l->native) {
+		sm->ctr.v[NG_CTR_BLOCKS]++;
+		sm->ctr.v[NG_CTR_STOLEN] += stolen;
+	}
+}
+
+void ng_run_sm(struct ng_system *sys, struct ng_sm *sm)
+{
+	const struct ng_launch *l = sys->cur;
+	double t0 = ng_now_s();
+	bool stolen;
+	int64_t b;
+
+	while ((b = ng_sched_next(&sys->sched, sm->gpu, &stolen)) >= 0)
+		run_block(sys, sm, l, (uint64_t)b, stolen);
+	sm->busy_s += ng_now_s() - t0;
+}
+
+bool ng_run_one_block(struct ng_system *sys, struct ng_sm *sm)
+{
+	bool stolen;
+	int64_t b = ng_sched_next(&sys->sched, sm->gpu, &stolen);
+
+	if (b < 0)
+		return false;
+	run_block(sys, sm, sys->cur, (uint64_t)b, stolen);
+	return true;
+}
+
+int ng_launch(struct ng_system *sys, const struct ng_launch *l,
+	      struct ng_launch_result *res)
+{
+	struct ng_launch lc = *l;
+	uint64_t nblocks, req0 = 0, req1 = 0;
+	double t0;
+	int ret;
+
+	if (!lc.grid.y)
+		lc.grid.y = 1;
+	if (!lc.block.y)
+		lc.block.y = 1;
+	if (!lc.grid.x || !lc.block.x || !lc.fn)
+		return -EINVAL;
+	if (lc.only_gpu >= (int)sys->cfg.gpus)
+		return -EINVAL;
+	nblocks = (uint64_t)lc.grid.x * lc.grid.y;
+	if (nblocks > UINT32_MAX)
+		return -E2BIG;
+	ret = ng_sched_prepare(&sys->sched, sys->cfg.sched, sys->cfg.steal,
+			       nblocks, sys->cfg.gpus,
+			       (uint64_t)sys->cfg.sms * sys->cfg.blocks_per_sm,
+			       lc.only_gpu);
+	if (ret)
+		return ret;
+	for (unsigned int i = 0; i < sys->nsm; i++)
+		req0 += sys->sms[i]->ctr.v[NG_CTR_LOCAL] +
+			sys->sms[i]->ctr.v[NG_CTR_REMOTE] +
+			sys->sms[i]->ctr.v[NG_CTR_HOST];
+	if (!lc.native) {
+		/* kmod --prefetch: pages to their homes before the kernel */
+		ng_space_prefetch(&sys->space);
+		ng_model_kernel_begin(&sys->model, sys->sms, sys->nsm);
+	}
+	sys->cur = &lc;
+	t0 = ng_now_s();
+	ng_pool_run(sys);
+	if (res) {
+		res->wall_s = ng_now_s() - t0;
+		res->modeled = 0;
+	}
+	if (!lc.native) {
+		ng_ticks t = ng_model_kernel_end(&sys->model, sys->sms, sys->nsm);
+
+		if (res)
+			res->modeled = t;
+	}
+	for (unsigned int i = 0; i < sys->nsm; i++)
+		req1 += sys->sms[i]->ctr.v[NG_CTR_LOCAL] +
+			sys->sms[i]->ctr.v[NG_CTR_REMOTE] +
+			sys->sms[i]->ctr.v[NG_CTR_HOST];
+	if (res)
+		res->requests = req1 - req0;
+	sys->cur = NULL;
+	return 0;
+}
