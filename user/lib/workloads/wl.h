@@ -1,18 +1,65 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the CARVE workloads (wl_rwshare.c, wl_randaccess.c, wl_hotspot.c,
- * wl_spmv.c, wl_bfs.c) share: allocation with the configured placement,
+ * What the workloads share (private to lib/workloads): the statistics of
+ * the timed kernels, the module's placement check, progress, and for the
+ * workloads that use them, allocation with the configured placement,
  * launches that add to the result's modeled and wall time, and a
- * deterministic random stream. Private to libngemu.
+ * deterministic random stream. Workloads reach the system only through
+ * the public kernel-writing API, as a user's own kernels would.
  */
-#ifndef NGEMU_LIB_WL_CARVE_H
-#define NGEMU_LIB_WL_CARVE_H
+#ifndef NGEMU_LIB_WL_H
+#define NGEMU_LIB_WL_H
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "workloads/wl_util.h"
+#include "ngemu/runtime/kernel.h"
+#include "ngemu/runtime/space.h"
+#include "ngemu/runtime/system.h"
+#include "ngemu/util/err.h"
+#include "ngemu/workloads/workload.h"
+
+/* Take the counters of the timed kernels, per GPU and in total. */
+static inline void wl_collect(struct ng_system *sys, struct ng_bench_result *r)
+{
+	ng_system_counters(sys, -1, &r->total);
+	for (unsigned int g = 0; g < r->ngpus; g++)
+		ng_system_counters(sys, (int)g, &r->gpu[g]);
+}
+
+/*
+ * kmod backend: add the module's placement of @b, compared with the
+ * model's homes, to the result; a disagreement fails the verification.
+ */
+static inline void wl_check_kmod(struct ng_system *sys, const struct ng_buf *b,
+				 struct ng_bench_result *r)
+{
+	struct ng_kmod_check c;
+
+	if (ng_space_check_kmod(ng_system_space(sys), b, &c))
+		return;
+	r->kmod = true;
+	r->placement.pages += c.pages;
+	r->placement.populated += c.populated;
+	r->placement.agree += c.agree;
+	r->placement.fallback += c.fallback;
+	r->placement.comparable = c.comparable;
+	if (c.comparable && c.agree != c.populated && r->verified) {
+		r->verified = false;
+		snprintf(r->verify, sizeof(r->verify),
+			 "numagpu.ko placed %llu of %llu pages elsewhere than the model's homes",
+			 (unsigned long long)(c.populated - c.agree),
+			 (unsigned long long)c.populated);
+	}
+}
+
+static inline void wl_progress(const struct ng_bench_opts *o, unsigned int d,
+			       unsigned int n)
+{
+	if (o->progress)
+		o->progress(o->ctx, d, n);
+}
 
 struct wlc {
 	struct ng_system *sys;
@@ -102,4 +149,4 @@ static inline unsigned int wlc_lanes(struct ng_warp *w, uint64_t n,
 	return w->nlanes;
 }
 
-#endif /* NGEMU_LIB_WL_CARVE_H */
+#endif /* NGEMU_LIB_WL_H */

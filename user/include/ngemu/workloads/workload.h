@@ -2,15 +2,15 @@
 /*
  * Workloads behind `ngemu bench`: each allocates its data, runs kernels on
  * the emulated system, verifies the result against a CPU reference and
- * fills a result. The calibration microbenchmarks measure one parameter of
- * the model each and say what the configuration expects:
+ * fills a result. A workload is one struct ng_workload in its own file
+ * under lib/workloads/<benchmark suite>/, listed once in
+ * lib/workloads/registry.c, and tagged with the papers whose experiments
+ * use it (its suites). The calibration microbenchmarks measure one
+ * parameter of the model each and say what the configuration expects:
  *
  *   local-stream   GPU 0 streams its own memory    -> local-bw
  *   remote-stream  GPU 0 streams GPU 1's memory    -> link-bw
  *   pointer-chase  GPU 0 chases pointers in GPU 1  -> remote load latency
- *
- * The CARVE workloads (rwshare, randaccess, hotspot, spmv, bfs; see
- * Documentation/carve.rst) fill the CARVE fields of the result too.
  */
 #ifndef NGEMU_WORKLOADS_H
 #define NGEMU_WORKLOADS_H
@@ -70,10 +70,30 @@ struct ng_bench_result {
 	double req_per_s_per_cpu;	/* over the CPUs the busy workers had */
 };
 
+/* The suites a workload belongs to: the papers whose experiments use it. */
+enum ng_suite {
+	NG_SUITE_CALIB		= 1u << 0,	/* calibration of the model */
+	NG_SUITE_CARVE		= 1u << 1,
+	NG_SUITE_DUALOPT	= 1u << 2,
+	NG_SUITE_REC		= 1u << 3,
+	NG_SUITE_SCALEGPU	= 1u << 4,
+	NG_SUITE_CODA		= 1u << 5,
+};
+
+#define NG_NSUITES	6
+
+/* Suite @i (bit 1 << i): its tag ("carve") and a line about it. */
+const char *ng_suite_name(unsigned int i);
+const char *ng_suite_desc(unsigned int i);
+
 struct ng_workload {
 	const char *name;
+	unsigned int suites;		/* enum ng_suite bits */
 	const char *desc;
-	uint64_t default_size;
+	uint64_t default_size;		/* bytes per array */
+	/* the footprint a paper ran it with (all arrays), 0: none given */
+	uint64_t paper_footprint;
+	const char *paper_ref;		/* where that number comes from */
 	unsigned int default_iters;
 	unsigned int narrays;
 	int (*run)(struct ng_system *sys, const struct ng_bench_opts *o,
@@ -83,6 +103,8 @@ struct ng_workload {
 /* NULL-terminated. */
 extern const struct ng_workload *const ng_workloads[];
 const struct ng_workload *ng_workload_find(const char *name);
+/* The size per array of the paper's footprint (0: the paper gave none). */
+uint64_t ng_workload_paper_size(const struct ng_workload *wl);
 
 /*
  * Run a workload: check that it fits (emulated device memory and this

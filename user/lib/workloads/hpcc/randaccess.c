@@ -149,8 +149,11 @@ out:
 
 const struct ng_workload ng_wl_randaccess = {
 	.name = "randaccess",
+	.suites = NG_SUITE_CARVE,
 	.desc = "GUPS-style: random reads of a large table, random atomic updates",
 	.default_size = 32ULL << 20,
+	.paper_footprint = 15ULL << 30,
+	.paper_ref = "CARVE Table II: RandAccess 15.0 GB",
 	.default_iters = 8,
 	.narrays = 1,
 	.run = ra_run,

@@ -230,8 +230,11 @@ out:
 
 const struct ng_workload ng_wl_bfs = {
 	.name = "bfs",
+	.suites = NG_SUITE_CARVE | NG_SUITE_DUALOPT | NG_SUITE_CODA,
 	.desc = "level-synchronous BFS on a random graph: irregular read-write sharing",
 	.default_size = 1ULL << 20,
+	.paper_footprint = 590ULL << 20,
+	.paper_ref = "CARVE Table II: bfs-road-usa 590 MB",
 	.default_iters = 2,
 	.narrays = 9,
 	.run = bf_run,

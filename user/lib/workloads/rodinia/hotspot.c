@@ -223,8 +223,11 @@ out:
 
 const struct ng_workload ng_wl_hotspot = {
 	.name = "hotspot",
+	.suites = NG_SUITE_CARVE | NG_SUITE_SCALEGPU,
 	.desc = "2-D stencil over many iterations: halo and read-only power map reuse across kernels",
 	.default_size = 8ULL << 20,
+	.paper_footprint = 48ULL << 20,
+	.paper_ref = "ScaleGPU Table 2: hotspot 48 MB",
 	.default_iters = 32,
 	.narrays = 3,
 	.run = hs_run,

@@ -188,6 +188,7 @@ out:
 
 const struct ng_workload ng_wl_spmv = {
 	.name = "spmv",
+	.suites = NG_SUITE_CARVE | NG_SUITE_DUALOPT,
 	.desc = "sparse matrix x vector (ELL), irregular reads of a shared vector, repeated",
 	.default_size = 2ULL << 20,
 	.default_iters = 4,

@@ -15,7 +15,7 @@
 
 #include "ngemu/runtime/kernel.h"
 #include "ngemu/runtime/space.h"
-#include "workloads/wl_util.h"
+#include "workloads/wl.h"
 
 #define TRIAD_BLOCK	256
 #define TRIAD_SCALAR	3.0f
@@ -223,8 +223,11 @@ out:
 
 const struct ng_workload ng_wl_triad = {
 	.name = "stream-triad",
+	.suites = NG_SUITE_CARVE,
 	.desc = "a[i] = b[i] + s*c[i] on floats, verified, with the native triad beside it",
 	.default_size = 32ULL << 20,
+	.paper_footprint = 3ULL << 30,
+	.paper_ref = "CARVE Table II: stream-triad 3.0 GB",
 	.default_iters = 10,
 	.narrays = 3,
 	.run = triad_run,

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What every benchmark run shares (ng_bench_run): room checks, the run,
+ * and the statistics derived from its counters.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ngemu/runtime/system.h"
+#include "ngemu/util/err.h"
+#include "ngemu/workloads/workload.h"
+
+/* MemAvailable: free memory plus what the kernel can reclaim at once. */
+static uint64_t machine_free(void)
+{
+	char line[128];
+	unsigned long long kb = 0;
+	FILE *f = fopen("/proc/meminfo", "r");
+	long pages = sysconf(_SC_AVPHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	if (kb)
+		return kb << 10;
+	return pages > 0 && psz > 0 ? (uint64_t)pages * (uint64_t)psz : 0;
+}
+
+static double frac(uint64_t a, uint64_t b)
+{
+	return b ? (double)a / (double)b : 0;
+}
+
+int ng_bench_run(struct ng_system *sys, const struct ng_workload *wl,
+		 const struct ng_bench_opts *o, struct ng_bench_result *r,
+		 char *err, size_t errlen)
+{
+	const struct ng_config *cfg = ng_system_config(sys);
+	struct ng_bench_opts oo = *o;
+	uint64_t need, avail;
+	const struct ng_counters *t;
+	struct ng_space *sp;
+	uint64_t base, fb0;
+	struct ng_kmod_stats ks0, ks1;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	if (!oo.size)
+		oo.size = wl->default_size;
+	if (!oo.iters)
+		oo.iters = wl->default_iters;
+	need = oo.size * wl->narrays;
+	if (need / wl->narrays != oo.size ||
+	    need > cfg->mem_per_gpu * cfg->gpus) {
+		ng_seterr(err, errlen,
+			  "%s needs %u array%s of %llu MiB, which do not fit in the emulated device memory (%u GPUs x %llu MiB)",
+			  wl->name, wl->narrays, wl->narrays == 1 ? "" : "s",
+			  (unsigned long long)(oo.size >> 20), cfg->gpus,
+			  (unsigned long long)(cfg->mem_per_gpu >> 20));
+		return -ENOMEM;
+	}
+	avail = machine_free();
+	/* leave room for the model's own memory and the rest of the system */
+	if (avail && need > avail / 10 * 8) {
+		ng_seterr(err, errlen,
+			  "%s needs %llu MiB, which do not fit in this machine's free memory (%llu MiB)",
+			  wl->name, (unsigned long long)(need >> 20),
+			  (unsigned long long)(avail >> 20));
+		return -ENOMEM;
+	}
+	snprintf(r->workload, sizeof(r->workload), "%s", wl->name);
+	r->size = oo.size;
+	r->iters = oo.iters;
+	r->ngpus = cfg->gpus;
+	r->threads = ng_system_threads(sys) ? ng_system_threads(sys) : 1;
+	sp = ng_system_space(sys);
+	base = sp->allocated + sp->host_allocated;
+	fb0 = sp->fallback;
+	sp->peak = base;
+	(void)ng_space_kmod_stats(sp, &ks0);
+	ret = wl->run(sys, &oo, r, err, errlen);
+	if (ret)
+		return ret;
+	if (!ng_space_kmod_stats(sp, &ks1)) {
+		uint64_t *a = (uint64_t *)&ks1;
+		const uint64_t *b0 = (const uint64_t *)&ks0;
+
+		/* the module's counters of this run: every field is a u64 */
+		for (size_t i = 0; i < sizeof(ks1) / sizeof(uint64_t); i++)
+			a[i] -= b0[i];
+		r->kmod = true;
+		r->placement.stats = ks1;
+	}
+	t = &r->total;
+	r->footprint = sp->peak - base;
+	r->carve_bytes = sp->carved;
+	r->fallback_bytes = sp->fallback - fb0;
+	r->repl_bytes = t->v[NG_CTR_REPL_PAGES] << sp->page_shift;
+	/*
+	 * CARVE's cost is its carve-out, a share of device memory (the
+	 * paper's 1.5-12.5%); replication's is the replicas, a growth of the
+	 * footprint (the paper's 2.4x on average).
+	 */
+	r->mem_overhead = r->carve_bytes ?
+			  frac(r->carve_bytes, sp->capacity + sp->carved) :
+			  frac(r->repl_bytes, r->footprint);
+	r->rdc_hit_rate = frac(t->v[NG_CTR_RDC_HIT],
+			       t->v[NG_CTR_RDC_HIT] + t->v[NG_CTR_RDC_MISS]);
+	{
+		uint64_t cached = t->v[NG_CTR_L2_HIT] + t->v[NG_CTR_RDC_HIT];
+		uint64_t rem = t->v[NG_CTR_REMOTE] + t->v[NG_CTR_HOST];
+
+		r->link_frac = frac(rem > cached ? rem - cached : 0,
+				    t->v[NG_CTR_REQ]);
+	}
+	r->local_frac = frac(t->v[NG_CTR_LOCAL], t->v[NG_CTR_REQ]);
+	r->remote_frac = frac(t->v[NG_CTR_REMOTE], t->v[NG_CTR_REQ]);
+	r->host_frac = frac(t->v[NG_CTR_HOST], t->v[NG_CTR_REQ]);
+	r->l2_hit_rate = frac(t->v[NG_CTR_L2_HIT],
+			      t->v[NG_CTR_L2_HIT] + t->v[NG_CTR_L2_MISS]);
+	r->link_bytes = t->v[NG_CTR_LINK_TX] + t->v[NG_CTR_LINK_RX];
+	if (r->modeled_s > 0)
+		r->modeled_bw = (double)r->bytes / r->modeled_s / 1e9;
+	if (r->wall_s > 0) {
+		r->wall_bw = (double)r->bytes / r->wall_s / 1e9;
+		unsigned int busy = 0;
+		long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+		r->req_per_s_per_worker = (double)t->v[NG_CTR_REQ] /
+					  r->wall_s / r->threads;
+		/* workers of GPUs that ran blocks; no more than there are CPUs */
+		for (unsigned int g = 0; g < r->ngpus; g++)
+			if (r->gpu[g].v[NG_CTR_BLOCKS])
+				busy += r->threads / r->ngpus ? r->threads / r->ngpus : 1;
+		if (ncpu > 0 && busy > (unsigned int)ncpu)
+			busy = (unsigned int)ncpu;
+		if (busy > r->threads)
+			busy = r->threads;	/* deterministic: one thread */
+		r->req_per_s_per_cpu = (double)t->v[NG_CTR_REQ] / r->wall_s /
+				       (busy ? busy : 1);
+	}
+	if (r->has_native && r->native_wall_s > 0) {
+		r->native_bw = (double)r->bytes / r->native_wall_s / 1e9;
+		r->ratio = r->native_bw > 0 ? r->wall_bw / r->native_bw : 0;
+	}
+	if (r->metric && r->expected > 0)
+		r->error_pct = (r->measured - r->expected) / r->expected * 100;
+	return 0;
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* What ngemu bench's files share: reports, formats and the compare mode. */
+#ifndef NGEMU_CMD_BENCH_H
+#define NGEMU_CMD_BENCH_H
+
+#include <stddef.h>
+
+#include "ngemu/config.h"
+#include "ngemu/util/json.h"
+#include "ngemu/workloads/workload.h"
+
+/* One run's result (bench_report.c). */
+void ng_bench_print_json(const struct ng_config *cfg,
+			 const struct ng_bench_result *r);
+void ng_bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
+			  const struct ng_bench_result *r);
+/* Counters as JSON objects, one per component group. */
+void ng_bench_counters_json(struct ng_json *j, const struct ng_counters *c);
+/* "1.50 M", "3.000 us": numbers and durations for people. */
+const char *ng_fmt_si(double v, char *buf, size_t len);
+const char *ng_fmt_dur(double s, char *buf, size_t len);
+
+/*
+ * --compare (cmd_compare.c): the options compare mode starts from, the
+ * default systems, and the run. @fmt: 0 human, 1 JSON, 2 CSV.
+ */
+#define NG_CMP_MAX_SCALED 16
+extern const char *const ng_cmp_scaled[];
+extern const unsigned int ng_cmp_nscaled;
+extern const char ng_cmp_default[];
+int ng_bench_compare(const struct ng_config *base,
+		     const struct ng_workload *wl,
+		     const struct ng_bench_opts *o, const char *systems,
+		     const char *sweep, int fmt);
+
+#endif /* NGEMU_CMD_BENCH_H */

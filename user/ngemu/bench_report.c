@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0
+/* ngemu bench: a run's result, for people and for scripts. */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/numagpu.h>
+
+#include "bench.h"
+#include "commands.h"
+#include "ngemu/config.h"
+#include "ngemu/runtime/system.h"
+#include "ngemu/util/format.h"
+#include "ngemu/util/json.h"
+#include "ngemu/workloads/workload.h"
+
+void ng_bench_counters_json(struct ng_json *j, const struct ng_counters *c)
+{
+	const char *comp = NULL;
+
+	ng_json_object_begin(j);
+	for (int i = 0; i < NG_CTR_MAX; i++) {
+		if (!comp || strcmp(comp, ng_counter_info[i].component)) {
+			if (comp)
+				ng_json_object_end(j);
+			comp = ng_counter_info[i].component;
+			ng_json_key(j, comp);
+			ng_json_object_begin(j);
+		}
+		ng_json_kv_uint(j, ng_counter_info[i].name, c->v[i]);
+	}
+	if (comp)
+		ng_json_object_end(j);
+	ng_json_object_end(j);
+}
+
+void ng_bench_print_json(const struct ng_config *cfg,
+			 const struct ng_bench_result *r)
+{
+	struct ng_json j;
+
+	ng_json_init(&j, stdout, true);
+	ng_json_object_begin(&j);
+	ng_json_kv_string(&j, "version", NUMAGPU_VERSION_STRING);
+	ng_json_kv_string(&j, "workload", r->workload);
+	ng_json_kv_bool(&j, "verified", r->verified);
+	ng_json_kv_string(&j, "verify", r->verify);
+	ng_json_key(&j, "config");
+	ng_json_object_begin(&j);
+	ng_json_kv_string(&j, "system", cfg->preset);
+	ng_json_kv_uint(&j, "gpus", cfg->gpus);
+	ng_json_kv_uint(&j, "sms", cfg->sms);
+	ng_json_kv_uint(&j, "line", cfg->line);
+	ng_json_kv_uint(&j, "page", cfg->page);
+	ng_json_kv_uint(&j, "l2_size", cfg->l2_size);
+	ng_json_kv_double(&j, "local_bw_gbs", cfg->local_bw);
+	ng_json_kv_double(&j, "link_bw_gbs", cfg->link_bw);
+	ng_json_kv_string(&j, "placement", ng_placement_name(cfg->placement));
+	ng_json_kv_string(&j, "sched", ng_sched_name(cfg->sched));
+	ng_json_kv_bool(&j, "steal", cfg->steal);
+	ng_json_kv_bool(&j, "deterministic", cfg->deterministic);
+	ng_json_kv_bool(&j, "inject", cfg->inject);
+	ng_json_kv_uint(&j, "seed", cfg->seed);
+	ng_json_object_end(&j);
+	ng_json_kv_uint(&j, "size", r->size);
+	ng_json_kv_uint(&j, "elements", r->elements);
+	ng_json_kv_uint(&j, "iters", r->iters);
+	ng_json_kv_uint(&j, "bytes", r->bytes);
+	ng_json_kv_double(&j, "modeled_s", r->modeled_s);
+	ng_json_kv_double(&j, "modeled_bw_gbs", r->modeled_bw);
+	ng_json_kv_double(&j, "wall_s", r->wall_s);
+	ng_json_kv_double(&j, "wall_bw_gbs", r->wall_bw);
+	if (r->has_native) {
+		ng_json_kv_double(&j, "native_wall_s", r->native_wall_s);
+		ng_json_kv_double(&j, "native_bw_gbs", r->native_bw);
+		ng_json_kv_double(&j, "ratio", r->ratio);
+	}
+	if (r->metric) {
+		ng_json_key(&j, "calibration");
+		ng_json_object_begin(&j);
+		ng_json_kv_string(&j, "metric", r->metric);
+		ng_json_kv_string(&j, "unit", r->unit);
+		ng_json_kv_double(&j, "expected", r->expected);
+		ng_json_kv_double(&j, "measured", r->measured);
+		ng_json_kv_double(&j, "error_pct", r->error_pct);
+		ng_json_object_end(&j);
+	}
+	ng_json_kv_double(&j, "local_fraction", r->local_frac);
+	ng_json_kv_double(&j, "remote_fraction", r->remote_frac);
+	ng_json_kv_double(&j, "host_fraction", r->host_frac);
+	ng_json_kv_uint(&j, "link_bytes", r->link_bytes);
+	ng_json_kv_double(&j, "l2_hit_rate", r->l2_hit_rate);
+	ng_json_key(&j, "carve");
+	ng_json_object_begin(&j);
+	ng_json_kv_uint(&j, "rdc_size", cfg->rdc_size);
+	ng_json_kv_string(&j, "coherence", ng_coherence_name(cfg->coherence));
+	ng_json_kv_string(&j, "replicate", ng_replicate_name(cfg->replicate));
+	ng_json_kv_double(&j, "rdc_hit_rate", r->rdc_hit_rate);
+	ng_json_kv_double(&j, "link_fraction", r->link_frac);
+	ng_json_kv_uint(&j, "carve_bytes", r->carve_bytes);
+	ng_json_kv_uint(&j, "fallback_bytes", r->fallback_bytes);
+	ng_json_kv_uint(&j, "repl_bytes", r->repl_bytes);
+	ng_json_kv_uint(&j, "footprint", r->footprint);
+	ng_json_kv_double(&j, "mem_overhead", r->mem_overhead);
+	ng_json_object_end(&j);
+	ng_json_kv_string(&j, "backend", r->kmod ? "kmod" : "user");
+	if (r->kmod) {
+		ng_json_key(&j, "kmod_placement");
+		ng_json_object_begin(&j);
+		ng_json_kv_uint(&j, "pages", r->placement.pages);
+		ng_json_kv_uint(&j, "populated", r->placement.populated);
+		ng_json_kv_uint(&j, "agree", r->placement.agree);
+		ng_json_kv_uint(&j, "fallback", r->placement.fallback);
+		ng_json_kv_bool(&j, "comparable", r->placement.comparable);
+		{
+			const struct ng_kmod_stats *k = &r->placement.stats;
+
+			ng_json_kv_uint(&j, "faults", k->faults);
+			ng_json_key(&j, "view_faults");
+			ng_json_array_begin(&j);
+			for (unsigned int g = 0; g < r->ngpus; g++)
+				ng_json_uint(&j, k->view_faults[g]);
+			ng_json_array_end(&j);
+			ng_json_kv_uint(&j, "replicas", k->replicas);
+			ng_json_kv_uint(&j, "collapses", k->collapses);
+			ng_json_kv_uint(&j, "migrations", k->migrations);
+			ng_json_kv_uint(&j, "pins", k->pins);
+			ng_json_kv_uint(&j, "read_mostly_pages", k->read_mostly_pages);
+			ng_json_kv_uint(&j, "prefetched", k->prefetched);
+		}
+		ng_json_object_end(&j);
+	}
+	ng_json_kv_uint(&j, "threads", r->threads);
+	ng_json_kv_double(&j, "requests_per_s_per_worker", r->req_per_s_per_worker);
+	ng_json_kv_double(&j, "requests_per_s_per_cpu", r->req_per_s_per_cpu);
+	ng_json_key(&j, "counters");
+	ng_bench_counters_json(&j, &r->total);
+	ng_json_key(&j, "gpus");
+	ng_json_array_begin(&j);
+	for (unsigned int g = 0; g < r->ngpus; g++)
+		ng_bench_counters_json(&j, &r->gpu[g]);
+	ng_json_array_end(&j);
+	ng_json_object_end(&j);
+	ng_json_finish(&j);
+}
+
+const char *ng_fmt_si(double v, char *buf, size_t len)
+{
+	if (v >= 1e9)
+		snprintf(buf, len, "%.2f G", v / 1e9);
+	else if (v >= 1e6)
+		snprintf(buf, len, "%.2f M", v / 1e6);
+	else if (v >= 1e3)
+		snprintf(buf, len, "%.2f k", v / 1e3);
+	else
+		snprintf(buf, len, "%.0f ", v);
+	return buf;
+}
+
+const char *ng_fmt_dur(double s, char *buf, size_t len)
+{
+	if (s >= 1)
+		snprintf(buf, len, "%.3f s", s);
+	else if (s >= 1e-3)
+		snprintf(buf, len, "%.3f ms", s * 1e3);
+	else
+		snprintf(buf, len, "%.3f us", s * 1e6);
+	return buf;
+}
+
+void ng_bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
+			  const struct ng_bench_result *r)
+{
+	const struct ng_counters *t = &r->total;
+	char b1[32], b2[32], b3[32], b4[32];
+
+	printf("ngemu bench %s: %s (%s)\n", r->workload,
+	       r->verified ? "verified" : "FAILED", r->verify);
+	printf("system     %s: %u GPUs x %u SMs on %u NUMA node%s, backend %s, %u worker thread%s%s\n",
+	       cfg->preset, cfg->gpus, cfg->sms, nnodes, nnodes == 1 ? "" : "s",
+	       r->kmod ? "kmod" : "user",
+	       r->threads, r->threads == 1 ? "" : "s",
+	       cfg->deterministic ? " (deterministic)" : "");
+	printf("model      line %u B, page %s, L2 %s/GPU, local %g GB/s %g ns, link %g GB/s %g ns%s\n",
+	       cfg->line, ng_format_bytes(cfg->page, b1, sizeof(b1)),
+	       cfg->l2_size ? ng_format_bytes(cfg->l2_size, b2, sizeof(b2)) : "off",
+	       cfg->local_bw, cfg->local_latency_ns, cfg->link_bw,
+	       cfg->link_latency_ns, cfg->inject ? ", injected" : "");
+	printf("workload   %s per array, %llu elements, %u iteration%s, placement %s, sched %s%s\n",
+	       ng_format_bytes(r->size, b1, sizeof(b1)),
+	       (unsigned long long)r->elements, r->iters, r->iters == 1 ? "" : "s",
+	       ng_placement_name(cfg->placement), ng_sched_name(cfg->sched),
+	       cfg->steal ? "+steal" : "");
+	printf("modeled    %-12s %8.1f GB/s\n",
+	       ng_fmt_dur(r->modeled_s, b1, sizeof(b1)), r->modeled_bw);
+	printf("wall       %-12s %8.2f GB/s (emulated)\n",
+	       ng_fmt_dur(r->wall_s, b1, sizeof(b1)), r->wall_bw);
+	if (r->has_native)
+		printf("native     %-12s %8.2f GB/s  ratio %.2f (emulated / native, same threads)\n",
+		       ng_fmt_dur(r->native_wall_s, b1, sizeof(b1)), r->native_bw,
+		       r->ratio);
+	if (r->metric)
+		printf("calibrate  %s %.2f %s, configured %.2f %s, error %+.2f%%\n",
+		       r->metric, r->measured, r->unit, r->expected, r->unit,
+		       r->error_pct);
+	printf("accesses   %sline requests: local %.1f%%, remote %.1f%%, host %.1f%%\n",
+	       ng_fmt_si((double)t->v[NG_CTR_REQ], b1, sizeof(b1)),
+	       100 * r->local_frac, 100 * r->remote_frac, 100 * r->host_frac);
+	printf("link       %s over inter-GPU links; L2 hit rate %.1f%% of %s remote loads\n",
+	       ng_format_bytes(r->link_bytes, b1, sizeof(b1)), 100 * r->l2_hit_rate,
+	       ng_fmt_si((double)(t->v[NG_CTR_L2_HIT] + t->v[NG_CTR_L2_MISS]), b2, sizeof(b2)));
+	if (cfg->rdc_size)
+		printf("carve      RDC %s/GPU (%.1f%% of memory), coherence %s: hit rate %.1f%% of %s lookups, %s invalidates; %s of buffers fell back to host\n",
+		       ng_format_bytes(cfg->rdc_size, b1, sizeof(b1)),
+		       100 * r->mem_overhead, ng_coherence_name(cfg->coherence),
+		       100 * r->rdc_hit_rate,
+		       ng_fmt_si((double)(t->v[NG_CTR_RDC_HIT] + t->v[NG_CTR_RDC_MISS]), b2, sizeof(b2)),
+		       ng_fmt_si((double)t->v[NG_CTR_INV_MSGS], b3, sizeof(b3)),
+		       ng_format_bytes(r->fallback_bytes, b4, sizeof(b4)));
+	if (cfg->replicate != NG_REPL_NONE)
+		printf("replicate  %s: %llu pages replicated (%s, %.1f%% of the footprint), %llu collapsed\n",
+		       ng_replicate_name(cfg->replicate),
+		       (unsigned long long)t->v[NG_CTR_REPL_PAGES],
+		       ng_format_bytes(r->repl_bytes, b1, sizeof(b1)),
+		       100 * r->mem_overhead,
+		       (unsigned long long)t->v[NG_CTR_REPL_COLLAPSE]);
+	if (r->kmod)
+		printf("numagpu.ko %llu of %llu populated pages on the model's home node%s (%llu fallback)\n",
+		       (unsigned long long)r->placement.agree,
+		       (unsigned long long)r->placement.populated,
+		       r->placement.comparable ? "" : " (model interleaves finer than a page: not compared)",
+		       (unsigned long long)r->placement.fallback);
+	if (r->kmod) {
+		const struct ng_kmod_stats *k = &r->placement.stats;
+
+		printf("numagpu.ko %llu faults (per view:", (unsigned long long)k->faults);
+		for (unsigned int g = 0; g < r->ngpus; g++)
+			printf(" %llu", (unsigned long long)k->view_faults[g]);
+		printf("), %llu replicas, %llu collapses, %llu migrations, %llu pins, %llu pages prefetched\n",
+		       (unsigned long long)k->replicas,
+		       (unsigned long long)k->collapses,
+		       (unsigned long long)k->migrations,
+		       (unsigned long long)k->pins,
+		       (unsigned long long)k->prefetched);
+	}
+	printf("throughput %sline requests/s per worker thread, %sline requests/s per busy CPU\n",
+	       ng_fmt_si(r->req_per_s_per_worker, b3, sizeof(b3)),
+	       ng_fmt_si(r->req_per_s_per_cpu, b2, sizeof(b2)));
+	printf("\n%-4s %10s %8s %8s %8s %10s %10s %8s\n", "GPU", "requests",
+	       "local", "remote", "blocks", "link-tx", "link-rx", "l2-hits");
+	for (unsigned int g = 0; g < r->ngpus; g++) {
+		const struct ng_counters *c = &r->gpu[g];
+
+		printf("%-4u %10llu %8llu %8llu %8llu %10s %10s %8llu\n", g,
+		       (unsigned long long)c->v[NG_CTR_REQ],
+		       (unsigned long long)c->v[NG_CTR_LOCAL],
+		       (unsigned long long)c->v[NG_CTR_REMOTE],
+		       (unsigned long long)c->v[NG_CTR_BLOCKS],
+		       ng_format_bytes(c->v[NG_CTR_LINK_TX], b1, sizeof(b1)),
+		       ng_format_bytes(c->v[NG_CTR_LINK_RX], b2, sizeof(b2)),
+		       (unsigned long long)c->v[NG_CTR_L2_HIT]);
+	}
+}

@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ngemu bench --compare: one workload under several systems side by side
+ * (CARVE Figures 8, 9, 11, 13; Table V, Fig 14), normalized to the ideal.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/numagpu.h>
+
+#include "bench.h"
+#include "commands.h"
+#include "ngemu/config.h"
+#include "ngemu/runtime/system.h"
+#include "ngemu/util/format.h"
+#include "ngemu/util/json.h"
+#include "ngemu/workloads/workload.h"
+
+struct cmp_system {
+	const char *name;
+	const char *desc;
+	const char *rdc;		/* "keep": the configured rdc-size */
+	const char *coherence;
+	const char *replicate;
+};
+
+static const struct cmp_system cmp_systems[] = {
+	{ "numa-gpu", "NUMA-GPU: L2 caching of remote lines only", "0", NULL, "none" },
+	{ "repl-ro", "NUMA-GPU + replication of read-only shared pages", "0", NULL, "ro" },
+	{ "carve-none", "CARVE, no coherence (upper bound; stale data possible)", "keep", "none", "none" },
+	{ "carve-swc", "CARVE, software coherence (epoch flush per kernel)", "keep", "swc", "none" },
+	{ "carve-hwc", "CARVE, GPU-VI hardware coherence with IMST", "keep", "hwc", "none" },
+	{ "ideal", "every access local, zero coherence cost (replicate all)", "0", NULL, "all" },
+};
+
+#define CMP_NSYS (sizeof(cmp_systems) / sizeof(cmp_systems[0]))
+const char ng_cmp_default[] = "numa-gpu,repl-ro,carve-swc,carve-hwc,carve-none,ideal";
+
+/*
+ * The scaled regime the compare mode starts from (Documentation/carve.rst):
+ * the paper's 8 MB L2 and 2 GB RDC of 32 GB shrink with its GB footprints
+ * to our MB ones, keeping shared read set > L2 and <= RDC, and the
+ * carve-out at 6.25% of memory. Any option given overrides them.
+ */
+const char *const ng_cmp_scaled[] = {
+	"--page", "64K", "--l2-size", "256K", "--rdc-size", "4M",
+	"--mem-per-gpu", "64M", "--deterministic",
+};
+
+const unsigned int ng_cmp_nscaled = sizeof(ng_cmp_scaled) / sizeof(ng_cmp_scaled[0]);
+_Static_assert(sizeof(ng_cmp_scaled) / sizeof(ng_cmp_scaled[0]) <= NG_CMP_MAX_SCALED,
+	       "cmd_bench.c's argument array has room for NG_CMP_MAX_SCALED");
+
+struct cmp_row {
+	char sweep[48];
+	const struct cmp_system *sys;
+	struct ng_bench_result r;
+	double norm;			/* modeled time / the ideal's */
+	double vs_numa;			/* numa-gpu time / this one's */
+	uint64_t inv_msgs;
+};
+
+static const struct cmp_system *cmp_find(const char *name, size_t len)
+{
+	for (size_t i = 0; i < CMP_NSYS; i++)
+		if (strlen(cmp_systems[i].name) == len &&
+		    !strncmp(cmp_systems[i].name, name, len))
+			return &cmp_systems[i];
+	return NULL;
+}
+
+static int cmp_apply(struct ng_config *c, const struct cmp_system *s,
+		     uint64_t rdc, char *err, size_t errlen)
+{
+	char v[32];
+	int ret;
+
+	snprintf(v, sizeof(v), "%llu",
+		 (unsigned long long)(strcmp(s->rdc, "keep") ? 0 : rdc));
+	ret = ng_config_set(c, "replicate", s->replicate, err, errlen);
+	if (!ret)
+		ret = ng_config_set(c, "rdc-size", v, err, errlen);
+	if (!ret && s->coherence)
+		ret = ng_config_set(c, "coherence", s->coherence, err, errlen);
+	return ret;
+}
+
+static void cmp_print_human(const struct cmp_row *rows, unsigned int n,
+			    const char *sweep_key)
+{
+	char b1[32], b2[32], b3[32];
+
+	printf("%-12s %-11s %-8s %11s %7s %7s %8s %7s %8s %10s %9s %8s %9s\n",
+	       sweep_key ? sweep_key : "", "system", "verified", "modeled",
+	       "t/ideal", "speedup", "remote%", "link%", "rdc-hit%",
+	       "link-bytes", "inv-msgs", "mem-ovh", "fallback");
+	for (unsigned int i = 0; i < n; i++) {
+		const struct cmp_row *w = &rows[i];
+
+		char sp[16];
+
+		if (w->vs_numa > 0)
+			snprintf(sp, sizeof(sp), "%.2f", w->vs_numa);
+		else
+			snprintf(sp, sizeof(sp), "-");
+		printf("%-12s %-11s %-8s %11s %7.3f %7s %8.1f %7.1f %8.1f %10s %9llu %7.1f%% %9s\n",
+		       w->sweep, w->sys->name, w->r.verified ? "yes" : "NO",
+		       ng_fmt_dur(w->r.modeled_s, b1, sizeof(b1)), w->norm, sp,
+		       100 * w->r.remote_frac, 100 * w->r.link_frac,
+		       100 * w->r.rdc_hit_rate,
+		       ng_format_bytes(w->r.link_bytes, b2, sizeof(b2)),
+		       (unsigned long long)w->inv_msgs, 100 * w->r.mem_overhead,
+		       ng_format_bytes(w->r.fallback_bytes, b3, sizeof(b3)));
+	}
+}
+
+static void cmp_print_csv(const struct cmp_row *rows, unsigned int n,
+			  const char *sweep_key)
+{
+	printf("workload,%s,system,verified,modeled_s,time_over_ideal,speedup_over_numa_gpu,remote_fraction,link_fraction,rdc_hit_rate,rdc_hits,rdc_lookups,link_bytes,inv_msgs,inv_bytes,mem_overhead,carve_bytes,repl_bytes,footprint,fallback_bytes\n",
+	       sweep_key ? sweep_key : "sweep");
+	for (unsigned int i = 0; i < n; i++) {
+		const struct cmp_row *w = &rows[i];
+		const struct ng_counters *t = &w->r.total;
+
+		printf("%s,%s,%s,%d,%.9g,%.6g,%.6g,%.6g,%.6g,%.6g,%llu,%llu,%llu,%llu,%llu,%.6g,%llu,%llu,%llu,%llu\n",
+		       w->r.workload, w->sweep, w->sys->name, w->r.verified,
+		       w->r.modeled_s, w->norm, w->vs_numa, w->r.remote_frac,
+		       w->r.link_frac, w->r.rdc_hit_rate,
+		       (unsigned long long)t->v[NG_CTR_RDC_HIT],
+		       (unsigned long long)(t->v[NG_CTR_RDC_HIT] + t->v[NG_CTR_RDC_MISS]),
+		       (unsigned long long)w->r.link_bytes,
+		       (unsigned long long)w->inv_msgs,
+		       (unsigned long long)t->v[NG_CTR_INV_BYTES],
+		       w->r.mem_overhead,
+		       (unsigned long long)w->r.carve_bytes,
+		       (unsigned long long)w->r.repl_bytes,
+		       (unsigned long long)w->r.footprint,
+		       (unsigned long long)w->r.fallback_bytes);
+	}
+}
+
+static void cmp_print_json(const struct ng_config *cfg, const struct cmp_row *rows,
+			   unsigned int n, const char *sweep_key)
+{
+	struct ng_json j;
+
+	ng_json_init(&j, stdout, true);
+	ng_json_object_begin(&j);
+	ng_json_kv_string(&j, "version", NUMAGPU_VERSION_STRING);
+	ng_json_kv_string(&j, "workload", n ? rows[0].r.workload : "");
+	ng_json_kv_string(&j, "sweep", sweep_key ? sweep_key : "");
+	ng_json_kv_uint(&j, "l2_size", cfg->l2_size);
+	ng_json_kv_uint(&j, "rdc_size", cfg->rdc_size);
+	ng_json_kv_double(&j, "link_bw_gbs", cfg->link_bw);
+	ng_json_key(&j, "runs");
+	ng_json_array_begin(&j);
+	for (unsigned int i = 0; i < n; i++) {
+		const struct cmp_row *w = &rows[i];
+
+		ng_json_object_begin(&j);
+		ng_json_kv_string(&j, "sweep_value", w->sweep);
+		ng_json_kv_string(&j, "system", w->sys->name);
+		ng_json_kv_bool(&j, "verified", w->r.verified);
+		ng_json_kv_string(&j, "verify", w->r.verify);
+		ng_json_kv_double(&j, "modeled_s", w->r.modeled_s);
+		ng_json_kv_double(&j, "time_over_ideal", w->norm);
+		ng_json_kv_double(&j, "speedup_over_numa_gpu", w->vs_numa);
+		ng_json_kv_double(&j, "remote_fraction", w->r.remote_frac);
+		ng_json_kv_double(&j, "link_fraction", w->r.link_frac);
+		ng_json_kv_double(&j, "rdc_hit_rate", w->r.rdc_hit_rate);
+		ng_json_kv_uint(&j, "link_bytes", w->r.link_bytes);
+		ng_json_kv_uint(&j, "inv_msgs", w->inv_msgs);
+		ng_json_kv_double(&j, "mem_overhead", w->r.mem_overhead);
+		ng_json_kv_uint(&j, "carve_bytes", w->r.carve_bytes);
+		ng_json_kv_uint(&j, "repl_bytes", w->r.repl_bytes);
+		ng_json_kv_uint(&j, "footprint", w->r.footprint);
+		ng_json_kv_uint(&j, "fallback_bytes", w->r.fallback_bytes);
+		ng_json_key(&j, "counters");
+		ng_bench_counters_json(&j, &w->r.total);
+		ng_json_object_end(&j);
+	}
+	ng_json_array_end(&j);
+	ng_json_object_end(&j);
+	ng_json_finish(&j);
+}
+
+/* ngemu bench --compare: every system of @systems (and sweep value) in turn. */
+int ng_bench_compare(const struct ng_config *base,
+		     const struct ng_workload *wl,
+		     const struct ng_bench_opts *o, const char *systems,
+		     const char *sweep, int fmt)
+{
+	const struct cmp_system *sel[CMP_NSYS];
+	char key[32] = "", vals[256] = "", err[512];
+	const char *values[32];
+	unsigned int nsel = 0, nval = 0, nrows = 0, failed = 0;
+	struct cmp_row *rows;
+	int ret = NG_EXIT_OK;
+
+	for (const char *p = systems; *p;) {
+		size_t len = strcspn(p, ",");
+		const struct cmp_system *s = cmp_find(p, len);
+
+		if (!s)
+			return ng_usage_error("bench", "--systems: unknown system '%.*s' (known: numa-gpu, repl-ro, carve-none, carve-swc, carve-hwc, ideal)",
+					      (int)len, p);
+		if (nsel < CMP_NSYS)
+			sel[nsel++] = s;
+		p += len;
+		if (*p)
+			p++;
+	}
+	if (!nsel)
+		return ng_usage_error("bench", "--systems: no system given");
+	if (sweep) {
+		const char *eq = strchr(sweep, '=');
+		char *save = NULL, *tok;
+
+		if (!eq || eq == sweep || (size_t)(eq - sweep) >= sizeof(key) ||
+		    strlen(eq + 1) >= sizeof(vals) || !eq[1])
+			return ng_usage_error("bench", "--sweep: '%s' is not KEY=V1,V2,...", sweep);
+		memcpy(key, sweep, (size_t)(eq - sweep));
+		key[eq - sweep] = '\0';
+		if (!ng_config_key(key, NULL))
+			return ng_usage_error("bench", "--sweep: unknown parameter '%s'", key);
+		snprintf(vals, sizeof(vals), "%s", eq + 1);
+		for (tok = strtok_r(vals, ",", &save); tok && nval < 32;
+		     tok = strtok_r(NULL, ",", &save))
+			values[nval++] = tok;
+	}
+	if (!nval)
+		values[nval++] = "";
+	rows = calloc((size_t)nval * nsel, sizeof(*rows));
+	if (!rows) {
+		fprintf(stderr, "ngemu bench: out of memory\n");
+		return NG_EXIT_FAIL;
+	}
+	for (unsigned int v = 0; v < nval; v++) {
+		double ideal = 0, numa = 0;
+		unsigned int first = nrows;
+
+		for (unsigned int i = 0; i < nsel; i++) {
+			struct cmp_row *w = &rows[nrows];
+			struct ng_config c = *base;
+			struct ng_system *sys;
+
+			if (key[0] && ng_config_set(&c, key, values[v], err, sizeof(err))) {
+				free(rows);
+				return ng_usage_error("bench", "--sweep: %s", err);
+			}
+			if (cmp_apply(&c, sel[i], c.rdc_size, err, sizeof(err))) {
+				free(rows);
+				return ng_usage_error("bench", "%s", err);
+			}
+			snprintf(w->sweep, sizeof(w->sweep), "%s", values[v]);
+			w->sys = sel[i];
+			if (ng_system_create(&sys, &c, err, sizeof(err))) {
+				fprintf(stderr, "ngemu bench: %s: %s\n", sel[i]->name, err);
+				free(rows);
+				return NG_EXIT_USAGE;
+			}
+			if (ng_bench_run(sys, wl, o, &w->r, err, sizeof(err))) {
+				ng_system_destroy(sys);
+				fprintf(stderr, "ngemu bench: %s: %s\n", sel[i]->name, err);
+				free(rows);
+				return NG_EXIT_USAGE;
+			}
+			ng_system_destroy(sys);
+			w->inv_msgs = w->r.total.v[NG_CTR_INV_MSGS];
+			if (!strcmp(sel[i]->name, "ideal"))
+				ideal = w->r.modeled_s;
+			if (!strcmp(sel[i]->name, "numa-gpu"))
+				numa = w->r.modeled_s;
+			if (!w->r.verified) {
+				failed++;
+				fprintf(stderr, "ngemu bench %s: %s%s%s: verification failed: %s\n",
+					wl->name, sel[i]->name, key[0] ? " at " : "",
+					values[v], w->r.verify);
+			}
+			nrows++;
+		}
+		/* normalized to the ideal if it ran, else to the first system */
+		if (ideal <= 0)
+			ideal = rows[first].r.modeled_s;
+		for (unsigned int i = first; i < nrows; i++) {
+			rows[i].norm = ideal > 0 ? rows[i].r.modeled_s / ideal : 0;
+			rows[i].vs_numa = numa > 0 && rows[i].r.modeled_s > 0 ?
+					  numa / rows[i].r.modeled_s : 0;
+		}
+	}
+	if (fmt == 1) {
+		cmp_print_json(base, rows, nrows, key[0] ? key : NULL);
+	} else if (fmt == 2) {
+		cmp_print_csv(rows, nrows, key[0] ? key : NULL);
+	} else {
+		char b1[32], b2[32];
+
+		printf("ngemu bench --compare %s: %u GPUs, L2 %s/GPU, RDC %s/GPU, link %g GB/s%s\n",
+		       wl->name, base->gpus,
+		       ng_format_bytes(base->l2_size, b1, sizeof(b1)),
+		       ng_format_bytes(base->rdc_size, b2, sizeof(b2)),
+		       base->link_bw, base->deterministic ? ", deterministic" : "");
+		printf("t/ideal: modeled time over the ideal's; speedup: over numa-gpu; remote%%: requests homed on\n"
+		       "another GPU; link%%: requests served over a link (not by L2, RDC or a replica);\n"
+		       "mem-ovh: carve-out share of device memory (CARVE) or replica growth of the footprint (repl-ro)\n\n");
+		cmp_print_human(rows, nrows, key[0] ? key : NULL);
+	}
+	if (failed)
+		ret = NG_EXIT_FAIL;
+	free(rows);
+	return ret;
+}
