@@ -29,7 +29,6 @@
 #include "ngemu/backend/kbuf.h"
 #include "ngemu/backend/topology.h"
 
-
 static void mem_usage(FILE *out)
 {
 	fprintf(out,
