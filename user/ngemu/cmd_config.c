@@ -6,11 +6,14 @@
 
 #include "commands.h"
 #include "ngemu/config.h"
+#include "ngemu/model/component.h"
+#include "ngemu/util/counters.h"
 
 static void config_usage(FILE *out)
 {
 	fprintf(out,
-		"Usage: ngemu config [--show | --check | --presets] [--system NAME]\n"
+		"Usage: ngemu config [--show | --check | --presets | --components]\n"
+		"                    [--system NAME]\n"
 		"                    [--config FILE] [--KEY VALUE ...]\n"
 		"\n"
 		"The emulated system's parameters come from a preset (--system, default\n"
@@ -21,7 +24,10 @@ static void config_usage(FILE *out)
 		"Options:\n"
 		"      --show          print the effective configuration (default)\n"
 		"      --check         only check it; exit 0 if it is valid\n"
-		"      --presets       list the presets\n"
+		"      --presets       list the presets: the paper each reproduces, the\n"
+		"                      mechanisms it turns on, and what is not built yet\n"
+		"      --components    list the model's components in pipeline order: which\n"
+		"                      this configuration turns on, their keys and counters\n"
 		"      --system NAME   carve, dualopt, rec or coda\n"
 		"      --config FILE   read 'key = value' lines (# comments)\n"
 		"      --KEY VALUE     any key of --show, e.g. --gpus 8 --link-bw 32\n"
@@ -30,11 +36,77 @@ static void config_usage(FILE *out)
 		"Exit status: 0 valid, 2 an invalid configuration or usage.\n");
 }
 
+/* What @c turns on: its model components and its placement and scheduling. */
+static void print_mechanisms(const struct ng_config *c)
+{
+	const char *sep = "";
+
+	printf("         turns on: model ");
+	for (unsigned int i = 0; ng_components[i]; i++)
+		if (ng_component_enabled(ng_components[i], c)) {
+			printf("%s%s", sep, ng_components[i]->name);
+			sep = ", ";
+		}
+	if (c->rdc_size)
+		printf(" (coherence %s)", ng_coherence_name(c->coherence));
+	printf("; placement %s", ng_placement_name(c->placement));
+	if (c->placement == NG_PLACE_FGP)
+		printf(" %llu B", (unsigned long long)c->fgp_granularity);
+	printf(", CTA scheduling %s%s\n", ng_sched_name(c->sched),
+	       c->steal ? " with stealing" : "");
+}
+
+static int print_presets(void)
+{
+	for (int i = 0; ng_config_presets[i]; i++) {
+		const char *name = ng_config_presets[i];
+		const char *missing = ng_config_preset_missing(name);
+		struct ng_config c;
+		char err[256];
+
+		if (ng_config_preset(&c, name, err, sizeof(err))) {
+			fprintf(stderr, "ngemu config: %s\n", err);
+			return NG_EXIT_FAIL;
+		}
+		printf("%-8s %s\n", name, ng_config_preset_paper(name));
+		printf("         setup: %s\n", ng_config_preset_desc(name));
+		print_mechanisms(&c);
+		printf("         not built yet: %s\n", missing ? missing : "nothing");
+	}
+	return NG_EXIT_OK;
+}
+
+static void print_components(const struct ng_config *c)
+{
+	for (unsigned int i = 0; ng_components[i]; i++) {
+		const struct ng_component *comp = ng_components[i];
+
+		printf("%-6s %-3s %s\n", comp->name,
+		       ng_component_enabled(comp, c) ? "on" : "off", comp->desc);
+		printf("       keys:");
+		for (const struct ng_key *k = comp->keys; k && k->name; k++)
+			printf(" %s", k->name);
+		printf("\n       counters:");
+		for (int n = 0; n < NG_CTR_MAX; n++) {
+			const char *g = ng_counter_info[n].component;
+			size_t len = strlen(g);
+			const char *all = comp->counters ? comp->counters : "";
+			const char *at = strstr(all, g);
+
+			/* a whole word of the component's counter groups */
+			if (at && (at == all || at[-1] == ' ') &&
+			    (at[len] == ' ' || !at[len]))
+				printf(" %s.%s", g, ng_counter_info[n].name);
+		}
+		printf("\n");
+	}
+}
+
 int ng_cmd_config(int argc, char **argv)
 {
 	char *rest[256];
 	struct ng_config cfg;
-	bool check = false, presets = false;
+	bool check = false, presets = false, comps = false;
 	char err[512];
 	int nrest = 0;
 
@@ -54,6 +126,8 @@ int ng_cmd_config(int argc, char **argv)
 			check = true;
 		else if (!strcmp(rest[i], "--presets"))
 			presets = true;
+		else if (!strcmp(rest[i], "--components"))
+			comps = true;
 		else if (rest[i][0] == '-')
 			return ng_usage_error("config", "unknown option '%s'",
 					      rest[i]);
@@ -61,10 +135,10 @@ int ng_cmd_config(int argc, char **argv)
 			return ng_usage_error("config", "unexpected argument '%s'",
 					      rest[i]);
 	}
-	if (presets) {
-		for (int i = 0; ng_config_presets[i]; i++)
-			printf("%-8s %s\n", ng_config_presets[i],
-			       ng_config_preset_desc(ng_config_presets[i]));
+	if (presets)
+		return print_presets();
+	if (comps) {
+		print_components(&cfg);
 		return NG_EXIT_OK;
 	}
 	if (check) {
