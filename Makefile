@@ -9,6 +9,7 @@
 #   make BUILD=dir     user-space outputs in dir (default: build)
 #   make KDIR=... KVER=...  build the module against other kernel headers
 #   make version | dist   print the version | tar the committed tree
+#   make install PREFIX=dir  ngemu, libngemu.a, headers, ngemu.pc (DESTDIR too)
 #
 # The module (Kbuild) builds in the source tree: Kbuild for external modules
 # has no separate output directory on 6.1.
@@ -61,7 +62,7 @@ KO           := numagpu.ko
 KMOD_SRCS    := Kbuild $(wildcard kmod/*.c kmod/*.h) include/uapi/linux/numagpu.h
 
 .PHONY: all module user tests selftests check check-user check-vm \
-	check-style vm-shell version dist clean help kernel-files
+	check-style vm-shell version dist clean help kernel-files install
 .DEFAULT_GOAL := all
 
 all: module user tests selftests
@@ -78,6 +79,26 @@ dist:
 	$(Q)git archive --format=tar.gz --prefix=numagpu-$(VERSION)/ \
 		-o $(BUILD)/numagpu-$(VERSION).tar.gz HEAD
 	@echo $(BUILD)/numagpu-$(VERSION).tar.gz
+
+# libngemu for programs of one's own (examples/): the static library,
+# the public headers (and the uapi header they include), pkg-config's file.
+PREFIX  ?= /usr/local
+INSTALL_DIR = $(DESTDIR)$(PREFIX)
+PUB_HDRS := $(shell find user/include/ngemu -name '*.h')
+
+install: user
+	$(Q)install -d $(INSTALL_DIR)/bin $(INSTALL_DIR)/lib/pkgconfig \
+		$(INSTALL_DIR)/include/linux
+	$(Q)install -m 755 $(NGEMU) $(INSTALL_DIR)/bin/ngemu
+	$(Q)install -m 644 $(LIB) $(INSTALL_DIR)/lib/libngemu.a
+	$(Q)for h in $(PUB_HDRS); do \
+		d=$(INSTALL_DIR)/include/$${h#user/include/}; \
+		install -d "$${d%/*}" && install -m 644 "$$h" "$$d" || exit 1; \
+	done
+	$(Q)install -m 644 include/uapi/linux/numagpu.h $(INSTALL_DIR)/include/linux/
+	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
+		user/ngemu.pc.in > $(INSTALL_DIR)/lib/pkgconfig/ngemu.pc
+	@echo "installed in $(INSTALL_DIR)"
 
 module: $(KO)
 $(KO): $(KMOD_SRCS)

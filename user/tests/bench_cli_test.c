@@ -93,6 +93,80 @@ TEST_F(bench, config_show)
 	EXPECT_NE(NULL, strstr(self->r.out, "carve"));
 }
 
+/*
+ * Every preset names its paper, what it turns on and what is not built;
+ * a preset whose paper's mechanisms are all missing says so.
+ */
+TEST_F(bench, presets_say_what_they_turn_on)
+{
+	const char *p;
+	unsigned int n = 0;
+
+	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("config", "--presets")));
+	EXPECT_EQ(0, self->r.status) TH_LOG("%s", self->r.err);
+	for (p = self->r.out; (p = strstr(p, "turns on: model ")); p++)
+		n++;
+	EXPECT_EQ(4, n) TH_LOG("%s", self->r.out);
+	n = 0;
+	for (p = self->r.out; (p = strstr(p, "not built yet: ")); p++)
+		n++;
+	EXPECT_EQ(4, n);
+	EXPECT_NE(NULL, strstr(self->r.out, "none of DualOpt's mechanisms is built yet"));
+	EXPECT_NE(NULL, strstr(self->r.out, "none of REC's mechanisms is built yet"));
+	EXPECT_NE(NULL, strstr(self->r.out, "placement fgp 128 B, CTA scheduling coda"));
+}
+
+/* The component registry as the configuration sees it. */
+TEST_F(bench, components_follow_the_config)
+{
+	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("config", "--components")));
+	EXPECT_EQ(0, self->r.status) TH_LOG("%s", self->r.err);
+	EXPECT_NE(NULL, strstr(self->r.out, "rdc    off"));
+	EXPECT_NE(NULL, strstr(self->r.out, "l2     on "));
+	EXPECT_NE(NULL, strstr(self->r.out, "keys: rdc-size coherence imst-reset"));
+	EXPECT_NE(NULL, strstr(self->r.out, "hwc.inv_msgs"));
+	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("config", "--components",
+					     "--rdc-size", "4M", "--l2-size", "0")));
+	EXPECT_NE(NULL, strstr(self->r.out, "rdc    on "));
+	EXPECT_NE(NULL, strstr(self->r.out, "l2     off"));
+	/* a component's keys are keys like any other */
+	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("config", "--coherence", "mesi")));
+	EXPECT_EQ(2, self->r.status);
+	EXPECT_NE(NULL, strstr(self->r.err, "coherence: 'mesi' is not none, swc or hwc"))
+		TH_LOG("%s", self->r.err);
+}
+
+/* --list groups by suite; a workload may stand in several. */
+TEST_F(bench, list_by_suite)
+{
+	const char *carve, *dualopt, *rec;
+
+	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("bench", "--list")));
+	EXPECT_EQ(0, self->r.status);
+	carve = strstr(self->r.out, "\ncarve: ");
+	dualopt = strstr(self->r.out, "\ndualopt: ");
+	rec = strstr(self->r.out, "\nrec: ");
+	ASSERT_NE(NULL, carve);
+	ASSERT_NE(NULL, dualopt);
+	ASSERT_NE(NULL, rec);
+	/* spmv under carve and under dualopt, randaccess under carve only */
+	EXPECT_NE(NULL, strstr(carve, "  spmv "));
+	EXPECT_NE(NULL, strstr(dualopt, "  spmv "));
+	EXPECT_TRUE(strstr(carve, "  randaccess ") < dualopt);
+	EXPECT_EQ(NULL, strstr(dualopt, "  randaccess "));
+	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("bench", "--list", "--json")));
+	EXPECT_NE(NULL, strstr(self->r.out, "\"paper_ref\": \"CARVE Table II: RandAccess 15.0 GB\""));
+	/* --size paper takes the paper's footprint, or says there is none */
+	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("bench", "spmv", "--size", "paper")));
+	EXPECT_EQ(2, self->r.status);
+	EXPECT_NE(NULL, strstr(self->r.err, "no paper gives a size for spmv"));
+	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("bench", "hotspot", "--size", "paper",
+					     "--iters", "1", "--deterministic",
+					     "--json")));
+	EXPECT_EQ(0, self->r.status) TH_LOG("%s", self->r.err);
+	EXPECT_NE(NULL, strstr(self->r.out, "\"size\": 16777216"));
+}
+
 TEST_F(bench, bad_input_exit_2)
 {
 	static const char *const cases[][6] = {

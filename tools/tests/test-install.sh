@@ -1,0 +1,66 @@
+#!/bin/sh
+# `make install` into a scratch prefix, then the example workload built
+# outside the tree as a user builds it (pkg-config --cflags --libs ngemu,
+# installed headers only) must verify, and fail when one element is wrong.
+# Emits TAP; exit 1 if a check failed.
+set -eu
+. "$(dirname "$0")/lib.sh"
+top=$(cd "$tools/.." && pwd)
+build=${BUILD:-build}
+prefix=$tmp/prefix
+echo "TAP version 13"
+
+if make -s -C "$top" BUILD="$build" install PREFIX="$prefix" >"$tmp/install.log" 2>&1; then
+	pass "make install PREFIX=... succeeds"
+else
+	diag "$(tail -n 20 "$tmp/install.log")"
+	fail "make install PREFIX=... succeeds"
+fi
+missing=""
+for f in bin/ngemu lib/libngemu.a lib/pkgconfig/ngemu.pc include/ngemu/ngemu.h \
+	include/ngemu/runtime/kernel.h include/ngemu/model/model.h \
+	include/linux/numagpu.h; do
+	[ -f "$prefix/$f" ] || missing="$missing $f"
+done
+is "every installed file is there" "" "$missing"
+ver=$("$prefix/bin/ngemu" --version 2>&1 | head -n 1)
+case $ver in "ngemu $(make -s -C "$top" version)"*) pass "installed ngemu runs" ;;
+*) diag "$ver"; fail "installed ngemu runs" ;; esac
+
+export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+flags=$(pkg-config --cflags --libs ngemu 2>&1) || flags="pkg-config failed: $flags"
+case $flags in *"-I$prefix/include"*"-lngemu"*) pass "pkg-config knows ngemu" ;;
+*) diag "$flags"; fail "pkg-config knows ngemu" ;; esac
+
+# outside the tree: a copy of examples/, the installed headers only
+cp -r "$top/examples" "$tmp/examples"
+if make -s -C "$tmp/examples" >"$tmp/build.log" 2>&1; then
+	pass "the example builds against the installed library"
+else
+	diag "$(tail -n 20 "$tmp/build.log")"
+	fail "the example builds against the installed library"
+fi
+saxpy=$tmp/examples/saxpy
+rc=0
+out=$("$saxpy" --n 100000 --deterministic 2>&1) || rc=$?
+case "$rc:$out" in 0:*"saxpy: verified (100000 elements)"*) pass "the example verifies" ;;
+*) diag "exit $rc" "$out"; fail "the example verifies" ;; esac
+rc=0
+out=$("$saxpy" --n 100000 --placement fgp --gpus 2 2>&1) || rc=$?
+case "$rc:$out" in 0:*"verified"*"50.0% remote"*) pass "the example takes ngemu's options (fgp on 2 GPUs: half remote)" ;;
+*) diag "exit $rc" "$out"; fail "the example takes ngemu's options (fgp on 2 GPUs: half remote)" ;; esac
+rc=0
+out=$("$saxpy" --n 100000 --corrupt --deterministic 2>&1) || rc=$?
+case "$rc:$out" in 1:*"FAILED: y[50000]"*) pass "one wrong element fails the example's check" ;;
+*) diag "exit $rc" "$out"; fail "one wrong element fails the example's check" ;; esac
+rc=0
+out=$("$saxpy" --gpus 0 2>&1) || rc=$?
+is "a bad option is a usage error" 2 "$rc"
+
+# packagers: DESTDIR stages, the .pc file names the final prefix
+make -s -C "$top" BUILD="$build" install PREFIX=/usr DESTDIR="$tmp/stage" >/dev/null 2>&1 || true
+pc=$(sed -n 's/^prefix=//p' "$tmp/stage/usr/lib/pkgconfig/ngemu.pc" 2>/dev/null)
+is "DESTDIR stages under the final prefix" "/usr" "$pc"
+
+echo "1..$n"
+exit $failed
