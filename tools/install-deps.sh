@@ -5,7 +5,7 @@
 set -eu
 
 PKGS="build-essential make gcc libc6-dev binutils perl kmod cpio gzip xz-utils
-busybox-static qemu-system-x86 liburing-dev libnuma-dev numactl
+busybox-static qemu-system-x86 liburing-dev libnuma-dev numactl pkgconf
 linux-image-amd64 linux-headers-amd64 linux-source-6.1"
 
 missing=""
