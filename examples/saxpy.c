@@ -38,6 +38,21 @@ static float y0(uint64_t i)
 	return (float)(i % 7);
 }
 
+/* Warp @wi of block @b, its lanes cut at the end of y; false past it. */
+static bool warp_at(struct ng_block *b, unsigned int wi, uint64_t n,
+		    struct ng_warp *w, uint64_t *i0)
+{
+	*i0 = b->id * BLOCK + wi * NG_WARP;
+	if (*i0 >= n)
+		return false;
+	ng_warp_get(b, wi, w);
+	if (n - *i0 < w->nlanes) {
+		w->nlanes = (unsigned int)(n - *i0);
+		w->active = (1u << w->nlanes) - 1;
+	}
+	return true;
+}
+
 /* One block: BLOCK threads, warp by warp, each lane one element. */
 static void saxpy_kernel(struct ng_block *b, void *p)
 {
@@ -45,16 +60,11 @@ static void saxpy_kernel(struct ng_block *b, void *p)
 
 	for (unsigned int wi = 0; wi < b->nwarps; wi++) {
 		float x[NG_WARP], y[NG_WARP];
-		uint64_t i0 = b->id * BLOCK + wi * NG_WARP;
 		struct ng_warp w;
+		uint64_t i0;
 
-		if (i0 >= s->n)
+		if (!warp_at(b, wi, s->n, &w, &i0))
 			break;
-		ng_warp_get(b, wi, &w);
-		if (s->n - i0 < w.nlanes) {
-			w.nlanes = (unsigned int)(s->n - i0);
-			w.active = (1u << w.nlanes) - 1;
-		}
 		ng_ld_contig(&w, s->x + i0, 4, x);
 		ng_ld_contig(&w, s->y + i0, 4, y);
 		for (unsigned int l = 0; l < w.nlanes; l++)
@@ -70,16 +80,11 @@ static void init_kernel(struct ng_block *b, void *p)
 
 	for (unsigned int wi = 0; wi < b->nwarps; wi++) {
 		float x[NG_WARP], y[NG_WARP];
-		uint64_t i0 = b->id * BLOCK + wi * NG_WARP;
 		struct ng_warp w;
+		uint64_t i0;
 
-		if (i0 >= s->n)
+		if (!warp_at(b, wi, s->n, &w, &i0))
 			break;
-		ng_warp_get(b, wi, &w);
-		if (s->n - i0 < w.nlanes) {
-			w.nlanes = (unsigned int)(s->n - i0);
-			w.active = (1u << w.nlanes) - 1;
-		}
 		for (unsigned int l = 0; l < w.nlanes; l++) {
 			x[l] = x0(i0 + l);
 			y[l] = y0(i0 + l);

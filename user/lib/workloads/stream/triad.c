@@ -35,21 +35,6 @@ static float init_c(uint64_t i)
 	return (float)((i * 7) % 512) * 0.25f;
 }
 
-/* lanes of warp @w that are inside the array; first element in *i0 */
-static unsigned int lanes_in(struct ng_warp *w, uint64_t n, uint64_t *i0)
-{
-	uint64_t first = w->b->id * TRIAD_BLOCK + w->tid0;
-
-	*i0 = first;
-	if (first >= n)
-		return 0;
-	if (n - first < w->nlanes) {
-		w->nlanes = (unsigned int)(n - first);
-		w->active = (1u << w->nlanes) - 1;
-	}
-	return w->nlanes;
-}
-
 static void triad_init(struct ng_block *b, void *p)
 {
 	struct triad_args *t = p;
@@ -60,7 +45,7 @@ static void triad_init(struct ng_block *b, void *p)
 		uint64_t i0;
 
 		ng_warp_get(b, wi, &w);
-		if (!lanes_in(&w, t->n, &i0))
+		if (!wlc_lanes(&w, t->n, TRIAD_BLOCK, &i0))
 			break;
 		for (unsigned int l = 0; l < w.nlanes; l++) {
 			vb[l] = init_b(i0 + l);
@@ -85,7 +70,7 @@ static void triad_kernel(struct ng_block *b, void *p)
 		uint64_t i0;
 
 		ng_warp_get(b, wi, &w);
-		if (!lanes_in(&w, t->n, &i0))
+		if (!wlc_lanes(&w, t->n, TRIAD_BLOCK, &i0))
 			break;
 		/* zero-copy: the lanes' data is read where the model says */
 		vb = ng_ld_contig_ref(&w, t->b + i0, 4, bufb);
