@@ -301,9 +301,22 @@ TEST(coda_bit_selection)
 
 struct coh_args {
 	uint32_t *x;
+	uint32_t *d[2];		/* per GPU, local: to wait on */
 	uint32_t seen[4];	/* what GPU 1 read, per block */
 	int phase;
 };
+
+/* Let @n dependent local loads pass: the SM's clock moves on. */
+static void coh_delay(struct ng_warp *w, uint32_t *d, unsigned int n)
+{
+	uintptr_t a[NG_WARP] = { (uintptr_t)d };
+	uint32_t v[NG_WARP];
+
+	for (unsigned int i = 0; i < n; i++) {
+		ng_ld(w, a, 4, v);
+		ng_warp_wait(w);
+	}
+}
 
 static void coh_kernel(struct ng_block *b, void *p)
 {
@@ -316,9 +329,14 @@ static void coh_kernel(struct ng_block *b, void *p)
 	w.nlanes = 1;
 	w.active = 1;
 	if (b->sm->gpu == 1) {
+		/* block 3 reads well after GPU 0's write */
+		if (b->id == 3)
+			coh_delay(&w, c->d[1], 32);
 		ng_ld(&w, a, 4, v);
 		c->seen[b->id] = v[0];
 	} else if (c->phase == 0 && b->id == 2) {
+		/* the write comes after GPU 1's first read */
+		coh_delay(&w, c->d[0], 16);
 		v[0] = 7;
 		ng_st(&w, a, 4, v);
 	}
@@ -328,8 +346,9 @@ TEST(l2_coherence_at_kernel_boundaries)
 {
 	struct ng_config cfg;
 	struct ng_system *sys;
-	struct ng_buf buf;
+	struct ng_buf buf, d0, d1;
 	struct ng_alloc_opts o = { .place = NG_PLACE_NODE, .node = 0 };
+	struct ng_alloc_opts o1 = { .place = NG_PLACE_NODE, .node = 1 };
 	struct coh_args c = { 0 };
 	struct ng_launch l = { .fn = coh_kernel, .grid = { 4, 1 },
 			       .block = { 32, 1 }, .only_gpu = -1, .args = &c };
@@ -341,9 +360,13 @@ TEST(l2_coherence_at_kernel_boundaries)
 	cfg.sched = NG_SCHED_RR;	/* blocks 0, 2 on GPU 0; 1, 3 on GPU 1 */
 	ASSERT_EQ(0, ng_system_create(&sys, &cfg, err, sizeof(err))) TH_LOG("%s", err);
 	ASSERT_EQ(0, ng_malloc(ng_system_space(sys), &buf, 4096, &o, err, sizeof(err)));
+	ASSERT_EQ(0, ng_malloc(ng_system_space(sys), &d0, 4096, &o, err, sizeof(err)));
+	ASSERT_EQ(0, ng_malloc(ng_system_space(sys), &d1, 4096, &o1, err, sizeof(err)));
 	c.x = buf.ptr;
+	c.d[0] = d0.ptr;
+	c.d[1] = d1.ptr;
 	/*
-	 * Kernel k, deterministic order: GPU 1 reads x (0, cached in its L2),
+	 * Kernel k, in modeled time: GPU 1 reads x (0, cached in its L2),
 	 * GPU 0 writes 7 at the home, GPU 1 reads again: a hit on its stale
 	 * copy, as software coherence allows inside a kernel.
 	 */
@@ -363,6 +386,8 @@ TEST(l2_coherence_at_kernel_boundaries)
 	EXPECT_EQ(2, ctr.v[NG_CTR_L2_HIT]);
 	EXPECT_EQ(2, ctr.v[NG_CTR_L2_MISS]);
 	EXPECT_EQ(2, ctr.v[NG_CTR_L2_INVAL]);
+	ng_free(ng_system_space(sys), &d1);
+	ng_free(ng_system_space(sys), &d0);
 	ng_free(ng_system_space(sys), &buf);
 	ng_system_destroy(sys);
 }

@@ -84,6 +84,8 @@ struct ng_config {
 	bool steal;			/* idle GPUs take other GPUs' blocks */
 	enum ng_mem_backend backend;
 	bool deterministic;		/* all SMs on one thread, fixed order */
+	unsigned int interval;		/* skew bound between host threads, cycles */
+	unsigned int threads;		/* host threads; 0: one per CPU, per GPU at most */
 	uint64_t seed;
 	bool inject;			/* remote costs become real delays */
 	double inject_batch_us;		/* spin only once this much is owed */

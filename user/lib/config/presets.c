@@ -37,7 +37,7 @@ static const struct ng_config base = {
 	.link_bw = 64, .link_latency_ns = 250, .flit = 16,
 	.host_bw = 32, .host_latency_ns = 500,
 	.placement = NG_PLACE_FIRST_TOUCH, .fgp_granularity = 256,
-	.sched = NG_SCHED_BATCH, .backend = NG_MEM_AUTO,
+	.sched = NG_SCHED_BATCH, .backend = NG_MEM_AUTO, .interval = 1000,
 	.seed = 1, .inject_batch_us = 20, .shared_bytes = 48 << 10,
 	.coherence = NG_COH_HWC, .imst_reset = 0.01,
 };

@@ -86,6 +86,12 @@ void *ng_model_priv(const struct ng_model *m, const struct ng_component *comp)
 	return NULL;
 }
 
+static void never_yield(struct ng_sm *sm)
+{
+	sm->yield_at = UINT64_MAX;
+	sm->block_at = UINT64_MAX;
+}
+
 int ng_sm_init(struct ng_sm *sm, struct ng_model *m, unsigned int gpu,
 	       unsigned int index, unsigned int id)
 {
@@ -119,6 +125,10 @@ int ng_sm_init(struct ng_sm *sm, struct ng_model *m, unsigned int gpu,
 	sm->loc = m->space->loc;
 	sm->page_shift = m->space->page_shift;
 	sm->rng = (m->cfg->seed + 1) * 0x9e3779b97f4a7c15ULL ^ (id + 1);
+	/* driven by hand (tests): never gives way */
+	sm->yield_at = UINT64_MAX;
+	sm->block_at = UINT64_MAX;
+	sm->yield = never_yield;
 	if (!sm->ring || !sm->win || !sm->shared) {
 		ng_sm_fini(sm);
 		return -ENOMEM;
@@ -134,6 +144,30 @@ void ng_sm_fini(struct ng_sm *sm)
 	sm->ring = NULL;
 	sm->win = NULL;
 	sm->shared = NULL;
+}
+
+void ng_model_sync(struct ng_model *m, unsigned int phase, unsigned int gpu)
+{
+	if (!phase)
+		ng_resources_merge(m, gpu);
+	for (unsigned int i = 0; i < m->ncomp; i++)
+		if (m->comp[i]->sync && phase < m->comp[i]->sync_phases)
+			m->comp[i]->sync(m->priv[i], phase, gpu);
+}
+
+bool ng_model_sync_phase1(const struct ng_model *m)
+{
+	for (unsigned int i = 0; i < m->ncomp; i++)
+		if (m->comp[i]->sync && m->comp[i]->sync_phases > 1)
+			return true;
+	return false;
+}
+
+void ng_sm_resync(struct ng_sm *sm)
+{
+	/* the global bins changed: windows look again */
+	for (unsigned int i = 0; i < sm->model->nres; i++)
+		sm->win[i].bin = 0;
 }
 
 void ng_model_kernel_begin(struct ng_model *m, struct ng_sm *const *sms,

@@ -8,6 +8,8 @@
 /* The bandwidth servers of @m (resource.c): 0 or -ENOMEM. */
 int ng_resources_init(struct ng_model *m);
 void ng_resources_fini(struct ng_model *m);
+/* Merge GPU @gpu's shadow calendars into the global ones. */
+void ng_resources_merge(struct ng_model *m, unsigned int gpu);
 
 /* The component @comp's state in @m, or NULL when it is not enabled. */
 void *ng_model_priv(const struct ng_model *m, const struct ng_component *comp);

@@ -42,24 +42,18 @@ static void run_block(struct ng_system *sys, struct ng_sm *sm,
 void ng_run_sm(struct ng_system *sys, struct ng_sm *sm)
 {
 	const struct ng_launch *l = sys->cur;
-	double t0 = ng_now_s();
 	bool stolen;
 	int64_t b;
 
-	while ((b = ng_sched_next(&sys->sched, sm->gpu, &stolen)) >= 0)
+	for (;;) {
+		/* blocks go to the SM whose clock is earliest */
+		if (!l->native && sm->now > sm->block_at)
+			sm->yield(sm);
+		b = ng_sched_next(&sys->sched, sm->gpu, &stolen);
+		if (b < 0)
+			break;
 		run_block(sys, sm, l, (uint64_t)b, stolen);
-	sm->busy_s += ng_now_s() - t0;
-}
-
-bool ng_run_one_block(struct ng_system *sys, struct ng_sm *sm)
-{
-	bool stolen;
-	int64_t b = ng_sched_next(&sys->sched, sm->gpu, &stolen);
-
-	if (b < 0)
-		return false;
-	run_block(sys, sm, sys->cur, (uint64_t)b, stolen);
-	return true;
+	}
 }
 
 int ng_launch(struct ng_system *sys, const struct ng_launch *l,

@@ -88,11 +88,9 @@ int ng_system_create(struct ng_system **out, const struct ng_config *cfg,
 			       i % cfg->sms, i))
 			goto nomem;
 	}
-	if (!cfg->deterministic) {
-		ret = ng_pool_start(sys, err, errlen);
-		if (ret)
-			goto fail;
-	}
+	ret = ng_pool_start(sys, err, errlen);
+	if (ret)
+		goto fail;
 	*out = sys;
 	return 0;
 nomem:
@@ -142,6 +140,5 @@ void ng_system_reset_counters(struct ng_system *sys)
 {
 	for (unsigned int i = 0; i < sys->nsm; i++) {
 		memset(&sys->sms[i]->ctr, 0, sizeof(sys->sms[i]->ctr));
-		sys->sms[i]->busy_s = 0;
 	}
 }

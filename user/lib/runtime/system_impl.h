@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 
+#include "runtime/barrier.h"
 #include "ngemu/model/model.h"
 #include "ngemu/runtime/kernel.h"
 #include "ngemu/runtime/sched.h"
@@ -24,15 +25,22 @@ struct ng_system {
 	struct ng_sm **sms;
 	int node[NG_MAX_GPUS];
 	unsigned int nnodes;
-	/* workers (pool.c); none in deterministic mode */
+	/* the worker pool (pool.c); no threads in deterministic mode */
+	struct ng_sm_ctx *ctx;		/* per SM: its coroutine */
+	struct ng_sm_ctx **all;		/* every SM, in order */
 	unsigned int nthreads;
-	pthread_t *threads;
+	struct ng_pool_thread *pt;
 	pthread_barrier_t start, done;
+	struct ng_ibarrier ib;
+	ng_ticks interval;		/* the bound on skew, in ticks */
 	const struct ng_launch *cur;
 	bool quit;
 };
 
-/* Start one worker thread per SM (pool.c): 0, or -errno with a message. */
+/*
+ * The SMs' coroutines and the host threads that step them (pool.c): 0, or
+ * -errno with a message.
+ */
 int ng_pool_start(struct ng_system *sys, char *err, size_t errlen);
 void ng_pool_stop(struct ng_system *sys);
 /* Run sys->cur on every SM until the GPUs' block queues are empty. */
@@ -40,8 +48,6 @@ void ng_pool_run(struct ng_system *sys);
 
 /* Run the blocks the scheduler gives @sm until there are none (launch.c). */
 void ng_run_sm(struct ng_system *sys, struct ng_sm *sm);
-/* Run one block on @sm; false when its GPU has none left. */
-bool ng_run_one_block(struct ng_system *sys, struct ng_sm *sm);
 
 double ng_now_s(void);
 

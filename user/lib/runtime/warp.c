@@ -166,14 +166,20 @@ void ng_warp_wait(struct ng_warp *w)
 {
 	struct ng_sm *sm = w->b->sm;
 
-	if (w->b->modeled && w->ready > sm->now)
+	if (!w->b->modeled)
+		return;
+	if (w->ready > sm->now)
 		sm->now = w->ready;
+	ng_sm_maybe_yield(sm);
 }
 
 void ng_block_sync(struct ng_block *b)
 {
 	struct ng_sm *sm = b->sm;
 
-	if (b->modeled && sm->done_max > sm->now)
+	if (!b->modeled)
+		return;
+	if (sm->done_max > sm->now)
 		sm->now = sm->done_max;
+	ng_sm_maybe_yield(sm);
 }

@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "ngemu/config.h"
 
@@ -54,6 +55,16 @@ struct ng_component {
 	/* optional: kernel boundary (software coherence, ...) */
 	void (*kernel_end)(void *priv, struct ng_sm *const *sms,
 			   unsigned int nsm);
+	/*
+	 * optional: the end of an interval of modeled time, for GPU @gpu
+	 * (model.h, ng_model_sync()): what one GPU did that another must see
+	 * is applied here, in an order that does not depend on the host.
+	 * Phase 1 runs after every GPU's phase 0; sync_phases says how many.
+	 */
+	void (*sync)(void *priv, unsigned int phase, unsigned int gpu);
+	unsigned int sync_phases;
+	/* optional: drop @line from GPU @gpu's copy (coherence) */
+	void (*invalidate)(void *priv, unsigned int gpu, uintptr_t line);
 };
 
 /* Every component, in pipeline order, NULL-terminated. */

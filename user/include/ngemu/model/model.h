@@ -9,9 +9,9 @@
  *  - an SM has at most `mlp` line requests in flight (a ring of their
  *    completion times); a new one waits for the oldest slot;
  *  - shared resources (each GPU's memory, each direction of each link,
- *    each CPU-GPU link direction) are work-conserving FIFO servers with a
- *    bandwidth; SMs reserve their time in batches so that the hot path
- *    takes no lock and almost never an atomic operation;
+ *    each CPU-GPU link direction) are bandwidth servers (calendars, below)
+ *    that a GPU's SMs reserve in its own shadow, with no lock and no
+ *    atomic operation, merged at the end of every interval;
  *  - a kernel's modeled time is the latest completion over its SMs.
  *
  * Components (component.h) are listed in lib/model/registry.c and chosen
@@ -61,31 +61,44 @@ struct ng_sm;
  * A bandwidth server as a calendar: time is cut into bins of 2^bin_shift
  * ticks (at least ~1000 line transfers each) and each bin holds how much
  * of its time is taken. A request takes capacity from the first bin at or
- * after its ready time that has some left, so an SM whose clock lags
- * behind another's still finds the capacity the other left idle (SM clocks
- * advance independently on different threads), and aggregate bandwidth
- * can never exceed the configured one. Bins form a ring; a bin word packs
- * its absolute bin number (high bits) with the ticks taken (low bits), so
- * a reused slot is recognised without clearing the ring between kernels.
+ * after its ready time that has room, and starts at the later of its ready
+ * time and the bin's start plus the time already taken in it. Aggregate
+ * bandwidth never exceeds the configured one, and capacity one SM left
+ * idle is found by an SM whose clock lags behind.
+ *
+ * So that a run's modeled time does not depend on how the host ran its
+ * threads, what one GPU's SMs take in an interval of modeled time (see
+ * runtime/pool.c) goes to the GPU's own *shadow* of the calendar; the
+ * global bins, read-only meanwhile, take every GPU's shadow at the end of
+ * the interval (ng_model_sync()), in any order with the same result: a
+ * bin's overflow is carried to the next bins. A GPU therefore sees the
+ * other GPUs' use of a shared server (another GPU's memory, a link both
+ * ends use) one interval late, and its own at once.
+ *
+ * Bins form a ring; a bin word packs its absolute bin number (high bits)
+ * with the ticks taken (low bits), so a reused slot is recognised without
+ * clearing the ring between kernels.
  */
 #define NG_NBINS	4096
 #define NG_BIN_USED_BITS 28
 
+struct ng_shadow;
+
 struct ng_resource {
-	_Atomic uint64_t *bins;
+	_Atomic uint64_t *bins;		/* global, changed only by merges */
 	uint64_t cost_fp;		/* ticks per byte, 16.16 fixed point */
 	unsigned int bin_shift;
-	char pad[44];
+	struct ng_shadow *sh;		/* per GPU: this interval's use */
 };
 
 /*
- * An SM's private slice of one bin's capacity: requests take from it
- * without atomics until it runs out or time moves to another bin; the
- * unused rest goes back to the bin.
+ * An SM's view of its last bin of one server: the global use (fixed until
+ * the next merge) and the GPU's shadow counter of the bin.
  */
 struct ng_window {
 	uint64_t bin;		/* absolute bin number; 0: none */
-	ng_ticks cap;		/* capacity left in the slice */
+	uint64_t gused;		/* the global bin's ticks taken */
+	uint32_t *used;		/* the GPU's ticks taken in it, this interval */
 	ng_ticks cur;		/* when the SM's last transfer here ends */
 };
 
@@ -101,7 +114,6 @@ struct ng_model {
 	unsigned int nres;
 	struct ng_resource *res;	/* see ng_res_*() for the layout */
 	ng_ticks issue_ticks;		/* SM issue interval per request */
-	unsigned int batch;		/* requests' capacity taken at once */
 	ng_ticks time_base;		/* kernels follow each other in bins */
 	unsigned int max_shift;
 	bool local_inline;		/* local requests: memory only */
@@ -160,10 +172,23 @@ struct ng_sm {
 	/* injection */
 	double inj_owed_ns;
 	void *shared;			/* block shared memory */
-	uint64_t nreq_total;		/* for model throughput */
 	uint64_t rng;			/* xorshift state (IMST resets) */
-	double busy_s;			/* wall time running blocks */
+	/*
+	 * The runtime steps SMs through intervals of modeled time: once the
+	 * clock reaches yield_at, the next model call gives way (yield()).
+	 */
+	ng_ticks yield_at;
+	ng_ticks block_at;		/* before a block: give way if past it */ 
+	void (*yield)(struct ng_sm *sm);
+	void *host;			/* the runtime's, for yield() */
 };
+
+/* At the end of a model call: give way if the SM's slice is over. */
+static inline void ng_sm_maybe_yield(struct ng_sm *sm)
+{
+	if (__builtin_expect(sm->now >= sm->yield_at, 0))
+		sm->yield(sm);
+}
 
 int ng_model_init(struct ng_model *m, const struct ng_config *cfg,
 		  struct ng_space *space, char *err, size_t errlen);
@@ -172,6 +197,19 @@ void ng_model_fini(struct ng_model *m);
 int ng_sm_init(struct ng_sm *sm, struct ng_model *m, unsigned int gpu,
 	       unsigned int index, unsigned int id);
 void ng_sm_fini(struct ng_sm *sm);
+
+/*
+ * The end of an interval, for GPU @gpu, once every SM has reached it
+ * (runtime/pool.c): phase 0 merges the GPU's shadow calendars into the
+ * global ones and runs the components' first phase (HWC: the home's IMST
+ * and broadcasts); phase 1, after every GPU's phase 0, the second
+ * (invalidations reach the GPU's caches). Then ng_sm_resync() each SM.
+ * Phases of different GPUs may run at once on different threads.
+ */
+void ng_model_sync(struct ng_model *m, unsigned int phase, unsigned int gpu);
+/* Whether any component has a phase 1. */
+bool ng_model_sync_phase1(const struct ng_model *m);
+void ng_sm_resync(struct ng_sm *sm);
 
 /* Start of a kernel: clocks and resources back to zero. */
 void ng_model_kernel_begin(struct ng_model *m, struct ng_sm *const *sms,
@@ -184,17 +222,45 @@ ng_ticks ng_model_kernel_end(struct ng_model *m, struct ng_sm *const *sms,
 void ng_model_access_pipeline(struct ng_sm *sm, struct ng_req *r);
 
 /*
- * Charge @bytes on resource @ri for a request ready at @t; returns when
- * the transfer starts (its duration in *dur_out). The hot path uses the
- * SM's window; one compare-and-swap refills it every few requests.
+ * Charge @dur ticks on resource @ri for a request ready at @t; returns when
+ * the transfer starts. The hot path uses the SM's window on the bin of its
+ * last transfer there.
  */
 ng_ticks ng_reserve_slow(struct ng_sm *sm, unsigned int ri, ng_ticks t,
 			 ng_ticks dur);
+
+/*
+ * Charge @dur ticks at time @t on resource @ri outside any SM (the
+ * background work of ng_model_sync()'s phases): nobody waits for it.
+ */
+void ng_resource_charge(struct ng_model *m, unsigned int ri, ng_ticks t,
+			ng_ticks dur);
 
 static inline ng_ticks ng_cost(const struct ng_model *m, unsigned int ri,
 			       uint64_t bytes)
 {
 	return (bytes * m->res[ri].cost_fp) >> 16;
+}
+
+/*
+ * Take @dur in window @w's bin for a transfer ready at absolute time @abs:
+ * true with the absolute start in *start, false when the bin is not @w's
+ * or has no room (then the slow path finds one).
+ */
+static inline bool ng_window_take(struct ng_window *w, unsigned int shift,
+				  uint64_t abs, ng_ticks dur, uint64_t *start)
+{
+	uint64_t u, q;
+
+	if ((abs >> shift) != w->bin)
+		return false;
+	u = w->gused + *w->used;
+	if (u + dur > (1ULL << shift))
+		return false;
+	*w->used += (uint32_t)dur;
+	q = (w->bin << shift) + u;
+	*start = abs > q ? abs : q;
+	return true;
 }
 
 /* ng_reserve() for a transfer of known duration. */
@@ -204,12 +270,11 @@ static inline ng_ticks ng_reserve_dur(struct ng_sm *sm, unsigned int ri,
 	struct ng_model *m = sm->model;
 	struct ng_window *w = &sm->win[ri];
 	ng_ticks s = t > w->cur ? t : w->cur;
+	uint64_t a;
 
-	if (w->cap >= dur &&
-	    ((m->time_base + s) >> m->res[ri].bin_shift) == w->bin) {
-		w->cap -= dur;
-		w->cur = s + dur;
-		return s;
+	if (ng_window_take(w, m->res[ri].bin_shift, m->time_base + s, dur, &a)) {
+		w->cur = a - m->time_base + dur;
+		return a - m->time_base;
 	}
 	return ng_reserve_slow(sm, ri, t, dur);
 }
@@ -273,10 +338,11 @@ static inline void ng_model_access(struct ng_sm *sm, struct ng_req *r)
 		struct ng_window *w = sm->own_mem;
 		ng_ticks dur = sm->line_dur;
 		ng_ticks s = t > w->cur ? t : w->cur;
+		uint64_t a;
 
-		if (w->cap >= dur &&
-		    ((m->time_base + s) >> sm->own_mem_shift) == w->bin) {
-			w->cap -= dur;
+		if (ng_window_take(w, sm->own_mem_shift, sm->time_base + s, dur,
+				   &a)) {
+			s = a - sm->time_base;
 			w->cur = s + dur;
 		} else {
 			s = ng_reserve_slow(sm, ng_res_mem(m, r->gpu), t, dur);

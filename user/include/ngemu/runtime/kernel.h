@@ -171,6 +171,7 @@ ng_warp_send(struct ng_warp *w, struct ng_req *r, unsigned int nwords)
 	if (r->t > w->ready)
 		w->ready = r->t;
 	sm->ctr.v[NG_CTR_WORDS] += nwords;
+	ng_sm_maybe_yield(sm);
 }
 
 /* Words of line @l that bytes [from, to) touch. */
@@ -253,14 +254,15 @@ ng_warp_local_line(struct ng_warp *w, uintptr_t line, unsigned int ctr_op)
 	struct ng_window *win = sm->own_mem;
 	unsigned int slot = sm->ring_pos;
 	ng_ticks t, s, done, dur = sm->line_dur;
+	uint64_t a;
 
 	if (e != sm->gpu || !sm->local_inline)
 		return false;
 	t = sm->now > sm->ring[slot] ? sm->now : sm->ring[slot];
 	s = t > win->cur ? t : win->cur;
-	if (win->cap < dur || ((sm->time_base + s) >> sm->own_mem_shift) != win->bin)
+	if (!ng_window_take(win, sm->own_mem_shift, sm->time_base + s, dur, &a))
 		return false;
-	win->cap -= dur;
+	s = a - sm->time_base;
 	win->cur = s + dur;
 	done = s + dur + sm->mem_latency;
 	sm->ring[slot] = done;
@@ -275,6 +277,7 @@ ng_warp_local_line(struct ng_warp *w, uintptr_t line, unsigned int ctr_op)
 	sm->ctr.v[ctr_op]++;
 	sm->ctr.v[NG_CTR_LANES] += w->nlanes;
 	sm->ctr.v[NG_CTR_WORDS] += sm->line_words;
+	ng_sm_maybe_yield(sm);
 	return true;
 }
 

@@ -22,6 +22,7 @@
 	X(HOST,		"core",	"host",		"requests homed in host memory") \
 	X(BLOCKS,	"core",	"blocks",	"thread blocks run")	\
 	X(STOLEN,	"core",	"stolen",	"blocks taken from another GPU") \
+	X(UNBOOKED,	"core",	"unbooked",	"transfers a full calendar shadow could not book") \
 	X(L2_HIT,	"l2",	"hits",		"remote loads served by the L2") \
 	X(L2_MISS,	"l2",	"misses",	"remote loads missing the L2") \
 	X(L2_FILL,	"l2",	"fills",	"remote lines inserted")	\
