@@ -15,6 +15,7 @@
 
 #include "ngemu/config.h"
 #include "ngemu/runtime/kernel.h"
+#include "ngemu/model/hwc.h"
 #include "ngemu/model/model.h"
 #include "ngemu/model/rdc.h"
 #include "ngemu/model/sidecar.h"
@@ -180,9 +181,9 @@ FIXTURE_TEARDOWN(rdc)
 	ng_space_fini(&self->sp);
 }
 
-static void rdc_up(struct __test_metadata *_metadata,
-		   FIXTURE_DATA(rdc) *self, enum ng_coherence coh,
-		   unsigned int gpus, double reset)
+static void rdc_up_l2(struct __test_metadata *_metadata,
+		      FIXTURE_DATA(rdc) *self, enum ng_coherence coh,
+		      unsigned int gpus, double reset, uint64_t l2)
 {
 	struct ng_alloc_opts o = { .place = NG_PLACE_NODE };
 	char err[256];
@@ -192,7 +193,7 @@ static void rdc_up(struct __test_metadata *_metadata,
 	self->cfg.sms = 1;
 	self->cfg.page = 4096;
 	self->cfg.mem_per_gpu = 16 << 20;
-	self->cfg.l2_size = 0;		/* every remote load reaches the RDC */
+	self->cfg.l2_size = l2;
 	self->cfg.rdc_size = 64 << 10;
 	self->cfg.coherence = coh;
 	self->cfg.imst_reset = reset;
@@ -211,6 +212,33 @@ static void rdc_up(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, ng_malloc(&self->sp, &self->y, 16 << 10, &o, err, sizeof(err)));
 	self->up = true;
 	ng_model_kernel_begin(&self->m, self->sms, gpus);
+}
+
+/* Without an L2, every remote load reaches the RDC. */
+static void rdc_up(struct __test_metadata *_metadata,
+		   FIXTURE_DATA(rdc) *self, enum ng_coherence coh,
+		   unsigned int gpus, double reset)
+{
+	rdc_up_l2(_metadata, self, coh, gpus, reset, 0);
+}
+
+/*
+ * The end of an interval, as the runtime's pool does it: every GPU's
+ * phase 0, then every GPU's phase 1; what HWC's homes heard is applied.
+ */
+static void settle(FIXTURE_DATA(rdc) *self)
+{
+	for (unsigned int ph = 0; ph < 2; ph++)
+		for (unsigned int g = 0; g < self->cfg.gpus; g++)
+			ng_model_sync(&self->m, ph, g);
+	for (unsigned int g = 0; g < self->cfg.gpus; g++)
+		ng_sm_resync(&self->sm[g]);
+}
+
+/* A counter of GPU @g: its SM's and what the model counted for it. */
+static uint64_t ctr(FIXTURE_DATA(rdc) *self, unsigned int g, unsigned int id)
+{
+	return self->sm[g].ctr.v[id] + self->m.gctr[g].v[id];
 }
 
 /* One line request of @op by @sm's GPU; returns where its data came from. */
@@ -352,7 +380,6 @@ TEST_F(rdc, swc_epochs_and_roll_over)
 TEST_F(rdc, hwc_invalidates_shared_lines_only)
 {
 	uint32_t *x, *y;
-	uint64_t msgs;
 
 	rdc_up(_metadata, self, NG_COH_HWC, 3, 0.0);
 	x = self->x.ptr;	/* home GPU 1 */
@@ -362,40 +389,56 @@ TEST_F(rdc, hwc_invalidates_shared_lines_only)
 		(void)load(&self->sm[0], &y[i]);
 		store(&self->sm[0], &y[i], i);
 	}
-	EXPECT_EQ(NG_IMST_PRIVATE, ng_rdc_imst(&self->m, (uintptr_t)y));
-	EXPECT_EQ(0, self->sm[0].ctr.v[NG_CTR_INV_MSGS]);
+	settle(self);
+	EXPECT_EQ(NG_IMST_PRIVATE, ng_hwc_imst(&self->m, (uintptr_t)y));
+	EXPECT_EQ(0, ctr(self, 0, NG_CTR_INV_MSGS));
+	/* every store brought no copy of the IMST: the home read it */
+	EXPECT_EQ(128, ctr(self, 0, NG_CTR_IMST_READS));
 	/* read-shared: GPUs 0 and 2 read x, cached in both RDCs */
-	EXPECT_EQ(NG_IMST_UNCACHED, ng_rdc_imst(&self->m, (uintptr_t)x));
+	EXPECT_EQ(NG_IMST_UNCACHED, ng_hwc_imst(&self->m, (uintptr_t)x));
 	(void)load(&self->sm[0], &x[0]);
 	(void)load(&self->sm[2], &x[0]);
-	EXPECT_EQ(NG_IMST_RSHARED, ng_rdc_imst(&self->m, (uintptr_t)x));
+	/* the home's books change at the end of the interval */
+	EXPECT_EQ(NG_IMST_UNCACHED, ng_hwc_imst(&self->m, (uintptr_t)x));
+	settle(self);
+	EXPECT_EQ(NG_IMST_RSHARED, ng_hwc_imst(&self->m, (uintptr_t)x));
+	EXPECT_EQ(1, ctr(self, 1, NG_CTR_IMST_WRITES));
 	for (unsigned int k = 0; k < 3; k++)
 		(void)load(&self->sm[2], &x[0]);
-	EXPECT_EQ(0, self->sm[2].ctr.v[NG_CTR_INV_MSGS]);
+	EXPECT_EQ(0, ctr(self, 2, NG_CTR_INV_MSGS));
 	/* the home writes: both copies are invalidated, two messages */
 	store(&self->sm[1], &x[0], 11);
-	msgs = self->sm[1].ctr.v[NG_CTR_INV_MSGS];
-	EXPECT_EQ(2, msgs);
-	EXPECT_EQ(2, self->sm[1].ctr.v[NG_CTR_RDC_INVAL]);
-	EXPECT_EQ(2 * self->cfg.flit, self->sm[1].ctr.v[NG_CTR_INV_BYTES]);
-	EXPECT_EQ(NG_IMST_RWSHARED, ng_rdc_imst(&self->m, (uintptr_t)x));
+	settle(self);
+	EXPECT_EQ(2, ctr(self, 1, NG_CTR_INV_MSGS));
+	EXPECT_EQ(1, ctr(self, 0, NG_CTR_RDC_INVAL));
+	EXPECT_EQ(1, ctr(self, 2, NG_CTR_RDC_INVAL));
+	EXPECT_EQ(2 * self->cfg.flit, ctr(self, 1, NG_CTR_INV_BYTES));
+	EXPECT_EQ(NG_IMST_RWSHARED, ng_hwc_imst(&self->m, (uintptr_t)x));
 	EXPECT_EQ(0, ng_rdc_lookup(&self->m, 0, (uintptr_t)x, NULL, NULL));
 	EXPECT_EQ(0, ng_rdc_lookup(&self->m, 2, (uintptr_t)x, NULL, NULL));
 	/* no kernel boundary needed: the next reads see the new value */
 	EXPECT_EQ(11, load(&self->sm[0], &x[0]));
 	EXPECT_EQ(11, load(&self->sm[2], &x[0]));
-	/* a remote writer: the other remote copy goes, the writer's stays */
+	settle(self);
+	/*
+	 * A remote writer holding the line decides from the IMST copy kept
+	 * with it (read-write shared): it broadcasts at once, to GPU 2 only
+	 * (not to itself, not to the home); its own copy stays.
+	 */
 	store(&self->sm[0], &x[0], 12);
 	EXPECT_EQ(12, x[0]);
-	EXPECT_EQ(1, self->sm[0].ctr.v[NG_CTR_INV_MSGS]);
+	EXPECT_EQ(1, ctr(self, 0, NG_CTR_INV_MSGS));
+	EXPECT_EQ(0, ctr(self, 0, NG_CTR_IMST_READS) - 128);
+	settle(self);
 	EXPECT_EQ(1, ng_rdc_lookup(&self->m, 0, (uintptr_t)x, NULL, NULL));
 	EXPECT_EQ(0, ng_rdc_lookup(&self->m, 2, (uintptr_t)x, NULL, NULL));
 	EXPECT_EQ(12, load(&self->sm[0], &x[0]));
 	/* with imst-reset 0 a local write never returns it to private */
 	for (unsigned int k = 0; k < 50; k++)
 		store(&self->sm[1], &x[0], k);
-	EXPECT_EQ(NG_IMST_RWSHARED, ng_rdc_imst(&self->m, (uintptr_t)x));
-	EXPECT_EQ(0, self->sm[1].ctr.v[NG_CTR_IMST_RESET]);
+	settle(self);
+	EXPECT_EQ(NG_IMST_RWSHARED, ng_hwc_imst(&self->m, (uintptr_t)x));
+	EXPECT_EQ(0, ctr(self, 1, NG_CTR_IMST_RESET));
 }
 
 TEST_F(rdc, hwc_probabilistic_return_to_private)
@@ -405,13 +448,95 @@ TEST_F(rdc, hwc_probabilistic_return_to_private)
 	rdc_up(_metadata, self, NG_COH_HWC, 2, 1.0);
 	x = self->x.ptr;
 	(void)load(&self->sm[0], &x[0]);
-	EXPECT_EQ(NG_IMST_RSHARED, ng_rdc_imst(&self->m, (uintptr_t)x));
+	settle(self);
+	EXPECT_EQ(NG_IMST_RSHARED, ng_hwc_imst(&self->m, (uintptr_t)x));
 	/* imst-reset 1: the local write broadcasts, then resets */
 	store(&self->sm[1], &x[0], 3);
-	EXPECT_EQ(NG_IMST_PRIVATE, ng_rdc_imst(&self->m, (uintptr_t)x));
-	EXPECT_EQ(1, self->sm[1].ctr.v[NG_CTR_INV_MSGS]);
-	EXPECT_EQ(1, self->sm[1].ctr.v[NG_CTR_IMST_RESET]);
+	settle(self);
+	EXPECT_EQ(NG_IMST_PRIVATE, ng_hwc_imst(&self->m, (uintptr_t)x));
+	EXPECT_EQ(1, ctr(self, 1, NG_CTR_INV_MSGS));
+	EXPECT_EQ(1, ctr(self, 1, NG_CTR_IMST_RESET));
 	EXPECT_EQ(3, load(&self->sm[0], &x[0]));
+}
+
+/* The IMST lives in the home line's sidecar word, the rest of it intact. */
+TEST_F(rdc, hwc_imst_in_the_home_sidecar)
+{
+	uint32_t *x;
+	uint64_t w;
+	struct ng_sidecar sc;
+
+	rdc_up(_metadata, self, NG_COH_HWC, 2, 0.0);
+	x = self->x.ptr;
+	ASSERT_EQ(0, ng_hwc_sidecar(&self->m, (uintptr_t)x, &w));
+	EXPECT_EQ(0, w);
+	(void)load(&self->sm[0], &x[0]);	/* remote read: read-shared */
+	store(&self->sm[0], &x[0], 1);		/* remote write: rw-shared */
+	settle(self);
+	ASSERT_EQ(0, ng_hwc_sidecar(&self->m, (uintptr_t)x, &w));
+	ng_sc_unpack(w, &sc);
+	EXPECT_EQ(NG_IMST_RWSHARED, sc.imst);
+	EXPECT_EQ(NG_IMST_RWSHARED, ng_sc_imst(w));
+	EXPECT_FALSE(sc.valid);
+	EXPECT_EQ(0, sc.tag);
+	EXPECT_EQ(0, w >> NG_SC_BITS);
+	/* the copy kept with the cached line says what the home says */
+	{
+		uint64_t rw;
+
+		ASSERT_EQ(1, ng_rdc_lookup(&self->m, 0, (uintptr_t)x, &rw, NULL));
+		EXPECT_EQ(NG_IMST_RSHARED, ng_sc_imst(rw));
+	}
+}
+
+/*
+ * The L2 under HWC: a write to a read-write shared line invalidates a
+ * remote L2 copy (the next read misses and returns the new data), and the
+ * L2 keeps its remote lines across a kernel boundary; under SWC it drops
+ * them there.
+ */
+TEST_F(rdc, hwc_reaches_the_l2_and_keeps_it_across_kernels)
+{
+	uint32_t *x;
+	uint64_t miss;
+
+	rdc_up_l2(_metadata, self, NG_COH_HWC, 2, 0.0, 64 << 10);
+	x = self->x.ptr;	/* home GPU 1 */
+	EXPECT_EQ(0, load(&self->sm[0], &x[0]));
+	store(&self->sm[0], &x[0], 5);		/* rw-shared from now on */
+	settle(self);
+	EXPECT_EQ(1, self->sm[0].ctr.v[NG_CTR_L2_MISS]);
+	/* a kernel boundary: the L2 keeps x */
+	ng_model_kernel_end(&self->m, self->sms, 2);
+	ng_model_kernel_begin(&self->m, self->sms, 2);
+	EXPECT_EQ(5, load(&self->sm[0], &x[0]));
+	EXPECT_EQ(1, self->sm[0].ctr.v[NG_CTR_L2_MISS]);
+	EXPECT_EQ(1, self->sm[0].ctr.v[NG_CTR_L2_HIT]);
+	/* the home writes the rw-shared line: GPU 0's L2 copy goes */
+	store(&self->sm[1], &x[0], 6);
+	settle(self);
+	EXPECT_EQ(1, ctr(self, 0, NG_CTR_L2_COH_INVAL));
+	miss = self->sm[0].ctr.v[NG_CTR_L2_MISS];
+	EXPECT_EQ(6, load(&self->sm[0], &x[0]));
+	EXPECT_EQ(miss + 1, self->sm[0].ctr.v[NG_CTR_L2_MISS]);
+}
+
+TEST_F(rdc, swc_l2_drops_remote_lines_at_kernel_boundaries)
+{
+	uint32_t *x;
+
+	rdc_up_l2(_metadata, self, NG_COH_SWC, 2, 0.0, 64 << 10);
+	x = self->x.ptr;
+	(void)load(&self->sm[0], &x[0]);
+	(void)load(&self->sm[0], &x[0]);
+	EXPECT_EQ(1, self->sm[0].ctr.v[NG_CTR_L2_HIT]);
+	ng_model_kernel_end(&self->m, self->sms, 2);
+	ng_model_kernel_begin(&self->m, self->sms, 2);
+	(void)load(&self->sm[0], &x[0]);
+	EXPECT_EQ(2, self->sm[0].ctr.v[NG_CTR_L2_MISS]);
+	EXPECT_EQ(1, self->sm[0].ctr.v[NG_CTR_L2_INVAL]);
+	/* without HWC there is no home sidecar */
+	EXPECT_EQ(-ENOENT, ng_hwc_imst(&self->m, (uintptr_t)x));
 }
 
 /* ---- whole workloads ---------------------------------------------- */

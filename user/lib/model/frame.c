@@ -28,7 +28,8 @@ int ng_model_init(struct ng_model *m, const struct ng_config *cfg,
 	/* an emulated SM issues for sm_scale real SMs, one request a cycle each */
 	issue_ns = 1.0 / cfg->freq_ghz / cfg->sm_scale;
 	m->issue_ticks = (ng_ticks)(issue_ns * NG_TICKS_PER_NS + 0.5);
-	if (ng_resources_init(m)) {
+	m->gctr = calloc(m->ngpus, sizeof(*m->gctr));
+	if (!m->gctr || ng_resources_init(m)) {
 		ng_model_fini(m);
 		ng_seterr(err, errlen, "out of memory for the model");
 		return -ENOMEM;
@@ -75,7 +76,29 @@ void ng_model_fini(struct ng_model *m)
 		if (m->comp[i]->destroy)
 			m->comp[i]->destroy(m->priv[i]);
 	ng_resources_fini(m);
+	free(m->gctr);
 	memset(m, 0, sizeof(*m));
+}
+
+void ng_model_counters(const struct ng_model *m, int gpu,
+		       struct ng_counters *out)
+{
+	for (unsigned int g = 0; m->gctr && g < m->ngpus; g++)
+		if (gpu < 0 || (unsigned int)gpu == g)
+			ng_counters_add(out, &m->gctr[g]);
+}
+
+void ng_model_reset_counters(struct ng_model *m)
+{
+	if (m->gctr)
+		memset(m->gctr, 0, m->ngpus * sizeof(*m->gctr));
+}
+
+void ng_model_invalidate(struct ng_model *m, unsigned int gpu, uintptr_t line)
+{
+	for (unsigned int i = 0; i < m->ncomp; i++)
+		if (m->comp[i]->invalidate)
+			m->comp[i]->invalidate(m->priv[i], gpu, line);
 }
 
 void *ng_model_priv(const struct ng_model *m, const struct ng_component *comp)
@@ -218,6 +241,7 @@ void ng_model_access_pipeline(struct ng_sm *sm, struct ng_req *r)
 	if (sm->ring[slot] > t)
 		t = sm->ring[slot];
 	r->t = t;
+	r->t0 = t;
 	if (m->routes)
 		for (i = 0; i < n; i++)
 			if (m->comp[i]->route)

@@ -6,29 +6,39 @@
  * a GPU's own stores update its copy and go on to the home. Software
  * coherence: each line carries the epoch it was filled in; a kernel
  * boundary bumps the GPU's epoch (20 bits, as CARVE's), which invalidates
- * every line at once; on roll-over the tags are cleared.
+ * every line at once; on roll-over the tags are cleared. Under CARVE's
+ * hardware coherence (hwc.c) the L2 keeps its lines across kernels: a
+ * write elsewhere invalidates them, and each line keeps a copy of its
+ * home's IMST, which tells a writer to broadcast (CARVE IV-C).
  *
- * The SMs of a GPU share its L2, so each set has a small spin lock.
+ * The SMs of a GPU share its L2; the GPU's host thread runs them, but an
+ * invalidation may come from another thread's phase, so each set has a
+ * small spin lock.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ngemu/model/hwc.h"
 #include "ngemu/model/model.h"
 #include "ngemu/util/err.h"
 #include "util/spinlock.h"
 
 #define EPOCH_MASK	0xfffffu
+#define IMST_SHIFT	20
 
 /*
- * A way's tag word packs the line number with the epoch it was filled in
- * (0: empty), so that a set's tags are two host cache lines, and LRU
- * stamps live apart: lookups, the frequent operation, touch only tags.
+ * A way's tag word packs the line number with the IMST copy and the
+ * epoch it was filled in (0: empty), so that a set's tags are two host
+ * cache lines, and LRU stamps live apart: lookups, the frequent
+ * operation, touch only tags.
  */
 typedef uint64_t l2_tag;
 
-#define TAG(ln, ep)	(((uint64_t)(ln) << 20) | (ep))
+#define TAG(ln, ep)	(((uint64_t)(ln) << 22) | (ep))
 #define TAG_EPOCH(t)	((uint32_t)((t) & EPOCH_MASK))
+#define TAG_IMST(t)	((unsigned int)((t) >> IMST_SHIFT) & 3u)
+#define TAG_KEY(t)	((t) & ~(3ULL << IMST_SHIFT))
 
 struct l2_cache {
 	l2_tag *meta;
@@ -40,8 +50,10 @@ struct l2_cache {
 };
 
 struct l2 {
+	struct ng_model *m;
 	unsigned int ngpus, nsets, ways, line, line_shift;
 	ng_ticks hit;
+	bool hwc;		/* coherent by invalidation, not by flushes */
 	struct l2_cache c[NG_MAX_GPUS];
 };
 
@@ -68,6 +80,8 @@ static int l2_create(struct ng_model *m, void **priv, char *err, size_t errlen)
 
 	if (!l)
 		goto nomem;
+	l->m = m;
+	l->hwc = ng_hwc_enabled(c);
 	l->ngpus = c->gpus;
 	l->ways = c->l2_ways;
 	l->line = c->line;
@@ -108,7 +122,7 @@ static int find(struct l2 *l, struct l2_cache *lc, unsigned int set,
 	l2_tag want = TAG(line >> l->line_shift, lc->epoch);
 
 	for (unsigned int i = 0; i < l->ways; i++)
-		if (w[i] == want)
+		if (TAG_KEY(w[i]) == want)
 			return (int)i;
 	return -1;
 }
@@ -155,6 +169,8 @@ static bool l2_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 	case NG_OP_STORE:
 		/* write-through: refresh our copy's words from the home */
 		if (e >= 0) {
+			ng_req_copy(r, TAG_IMST(lc->meta[(size_t)set * l->ways +
+							 (unsigned int)e]));
 			unsigned char *d = data_of(l, lc, set, e);
 			const unsigned char *h = (const unsigned char *)(r->line + sm->view_delta);
 
@@ -168,8 +184,12 @@ static bool l2_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 		break;
 	default:
 		/* atomics happen at the home; our copy would be stale */
-		if (e >= 0)
-			lc->meta[(size_t)set * l->ways + (unsigned int)e] = 0;
+		if (e >= 0) {
+			l2_tag *t = &lc->meta[(size_t)set * l->ways + (unsigned int)e];
+
+			ng_req_copy(r, TAG_IMST(*t));
+			*t = 0;
+		}
 		break;
 	}
 	ng_spin_unlock(&lc->lock[set]);
@@ -206,9 +226,11 @@ static void l2_respond(void *priv, struct ng_sm *sm, struct ng_req *r)
 		}
 		if (w[v] && TAG_EPOCH(w[v]) == lc->epoch)
 			sm->ctr.v[NG_CTR_L2_EVICT]++;
-		w[v] = TAG(r->line >> l->line_shift, lc->epoch);
 		sm->ctr.v[NG_CTR_L2_FILL]++;
 	}
+	/* the home's sharing state as this read leaves it */
+	w[v] = TAG(r->line >> l->line_shift, lc->epoch) |
+	       (uint64_t)ng_hwc_copy_state(l->m, r->line) << IMST_SHIFT;
 	memcpy(data_of(l, lc, set, v), r->src, l->line);
 	lru[v] = ++lc->stamp[set];
 	ng_spin_unlock(&lc->lock[set]);
@@ -218,6 +240,9 @@ static void l2_kernel_end(void *priv, struct ng_sm *const *sms, unsigned int nsm
 {
 	struct l2 *l = priv;
 
+	/* hardware coherence keeps remote lines across kernels */
+	if (l->hwc)
+		return;
 	for (unsigned int g = 0; g < l->ngpus; g++) {
 		struct l2_cache *lc = &l->c[g];
 		size_t n = (size_t)l->nsets * l->ways;
@@ -239,6 +264,22 @@ static void l2_kernel_end(void *priv, struct ng_sm *const *sms, unsigned int nsm
 	}
 }
 
+static void l2_invalidate(void *priv, unsigned int gpu, uintptr_t line)
+{
+	struct l2 *l = priv;
+	struct l2_cache *lc = &l->c[gpu];
+	unsigned int set = set_of(l, line);
+	int e;
+
+	ng_spin_lock(&lc->lock[set]);
+	e = find(l, lc, set, line);
+	if (e >= 0) {
+		lc->meta[(size_t)set * l->ways + (unsigned int)e] = 0;
+		l->m->gctr[gpu].v[NG_CTR_L2_COH_INVAL]++;
+	}
+	ng_spin_unlock(&lc->lock[set]);
+}
+
 static bool l2_enabled(const struct ng_config *c)
 {
 	return c->l2_size != 0;
@@ -256,7 +297,7 @@ static const struct ng_key l2_keys[] = {
 
 const struct ng_component ng_l2_component = {
 	.name = "l2",
-	.desc = "per-GPU L2 caching remote lines, write-through, flushed at kernel boundaries",
+	.desc = "per-GPU L2 caching remote lines, write-through; flushed at kernel boundaries, or kept coherent by HWC",
 	.keys = l2_keys,
 	.counters = "l2",
 	.enabled = l2_enabled,
@@ -266,4 +307,5 @@ const struct ng_component ng_l2_component = {
 	.access = l2_access,
 	.respond = l2_respond,
 	.kernel_end = l2_kernel_end,
+	.invalidate = l2_invalidate,
 };

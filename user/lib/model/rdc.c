@@ -18,12 +18,9 @@
  *    insert; a hit needs equal epochs; a kernel boundary bumps the epoch,
  *    which invalidates everything at once; on roll-over every sidecar is
  *    cleared.
- *  - hwc: GPU-VI. Every access updates the home line's IMST (2 bits in
- *    the home memory's sidecar); a write to a read-shared or read-write
- *    shared line broadcasts a write-invalidate (one flit) from the home
- *    to every other GPU, which drops its copy; a local write to a shared
- *    line resets it to private with probability imst-reset (1%).
- *    The component then sees local requests too (remote_only is false).
+ *  - hwc: GPU-VI with the IMST, as hwc.c keeps it at the home; this cache
+ *    keeps the IMST copy of each line in its sidecar word (for the
+ *    writer's broadcast decision) and drops lines when invalidated.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -31,6 +28,7 @@
 #include <sys/mman.h>
 
 #include "model/frame.h"
+#include "ngemu/model/hwc.h"
 #include "ngemu/model/model.h"
 #include "ngemu/model/rdc.h"
 #include "ngemu/model/sidecar.h"
@@ -52,9 +50,6 @@ struct rdc {
 	uint64_t nlines;
 	int tag_bits;
 	enum ng_coherence coh;
-	uint32_t reset_threshold;	/* rng < this: IMST reset (of 2^32) */
-	_Atomic uint8_t *imst;		/* the home lines' IMST, per line */
-	uint64_t imst_bytes;
 	struct rdc_cache c[NG_MAX_GPUS];
 };
 
@@ -71,8 +66,6 @@ static void rdc_destroy(void *priv)
 			munmap((void *)d->c[g].sc, d->nlines * sizeof(uint64_t));
 		free((void *)d->c[g].lock);
 	}
-	if (d->imst)
-		munmap((void *)d->imst, d->imst_bytes);
 	free(d);
 }
 
@@ -90,7 +83,6 @@ static int rdc_create(struct ng_model *m, void **priv, char *err, size_t errlen)
 	d->line_shift = (unsigned int)__builtin_ctz(c->line);
 	d->nlines = c->rdc_size / c->line;
 	d->coh = c->coherence;
-	d->reset_threshold = (uint32_t)(c->imst_reset * 4294967295.0);
 	space_lines = m->space->size >> d->line_shift;
 	d->tag_bits = ng_sc_tag_bits(space_lines, d->nlines);
 	if (d->tag_bits < 0) {
@@ -122,15 +114,6 @@ static int rdc_create(struct ng_model *m, void **priv, char *err, size_t errlen)
 		rc->lock = calloc(RDC_LOCKS, 1);
 		if (!rc->lock)
 			goto nomem;
-	}
-	if (d->coh == NG_COH_HWC) {
-		d->imst_bytes = (space_lines + 4095) & ~4095ULL;
-		d->imst = mmap(NULL, d->imst_bytes, PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-		if (d->imst == MAP_FAILED) {
-			d->imst = NULL;
-			goto nomem;
-		}
 	}
 	*priv = d;
 	return 0;
@@ -166,76 +149,6 @@ static void charge_mem_bg(struct ng_sm *sm, unsigned int gpu, ng_ticks t)
 	sm->ctr.v[NG_CTR_MEM_ACC]++;
 }
 
-static uint32_t rng32(struct ng_sm *sm)
-{
-	uint64_t x = sm->rng ? sm->rng : 0x9e3779b97f4a7c15ULL;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	sm->rng = x;
-	return (uint32_t)(x >> 32);
-}
-
-/* HWC: drop @line from every GPU's RDC but @except's, charging the home. */
-static void broadcast_invalidate(struct rdc *d, struct ng_sm *sm,
-				 const struct ng_req *r, uint64_t li)
-{
-	struct ng_model *m = sm->model;
-	uint64_t slot = li % d->nlines, tag = li / d->nlines;
-	uint64_t bytes = m->cfg->flit;
-
-	for (unsigned int g = 0; g < d->ngpus; g++) {
-		struct rdc_cache *rc = &d->c[g];
-		ng_ticks dur;
-		uint64_t w;
-
-		if (g == r->home || g == r->gpu)
-			continue;
-		/* one flit from the home to g; the write does not wait */
-		(void)ng_reserve(sm, ng_res_link(m, r->home, g), r->t, bytes, &dur);
-		sm->ctr.v[NG_CTR_INV_MSGS]++;
-		sm->ctr.v[NG_CTR_INV_BYTES] += bytes;
-		sm->ctr.v[NG_CTR_LINK_TX] += bytes;
-		ng_spin_lock(lock_of(rc, slot));
-		w = atomic_load_explicit(&rc->sc[slot], memory_order_relaxed);
-		if ((w >> NG_SC_VALID_SHIFT & 1) &&
-		    ((w >> NG_SC_TAG_SHIFT) & NG_SC_TAG_MASK) == tag) {
-			atomic_store_explicit(&rc->sc[slot], 0,
-					      memory_order_relaxed);
-			sm->ctr.v[NG_CTR_RDC_INVAL]++;
-		}
-		ng_spin_unlock(lock_of(rc, slot));
-	}
-}
-
-/* HWC at the home: IMST transition, and a broadcast if the write needs it. */
-static unsigned int imst_update(struct rdc *d, struct ng_sm *sm,
-				const struct ng_req *r, uint64_t li)
-{
-	bool local = r->home == r->gpu, write = r->op != NG_OP_LOAD;
-	bool reset = false, bcast;
-	_Atomic uint8_t *e = &d->imst[li];
-	uint8_t old = atomic_load_explicit(e, memory_order_relaxed), nw;
-
-	if (local && write && (old == NG_IMST_RSHARED || old == NG_IMST_RWSHARED))
-		reset = rng32(sm) < d->reset_threshold;
-	for (;;) {
-		nw = (uint8_t)ng_imst_next(old, local, write, reset, &bcast);
-		if (nw == old ||
-		    atomic_compare_exchange_weak_explicit(e, &old, nw,
-							  memory_order_relaxed,
-							  memory_order_relaxed))
-			break;
-	}
-	if (bcast) {
-		broadcast_invalidate(d, sm, r, li);
-		if (nw == NG_IMST_PRIVATE)
-			sm->ctr.v[NG_CTR_IMST_RESET]++;
-	}
-	return nw;
-}
-
 static bool rdc_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 {
 	struct rdc *d = priv;
@@ -246,11 +159,9 @@ static bool rdc_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 
 	if (r->home >= NG_HOME_HOST)
 		return false;		/* host memory is not cached here */
-	li = line_index(d, r->line);
-	if (d->coh == NG_COH_HWC)
-		(void)imst_update(d, sm, r, li);
 	if (r->home == r->gpu)
 		return false;		/* never holds a local line */
+	li = line_index(d, r->line);
 	rc = &d->c[r->gpu];
 	slot = li % d->nlines;
 	tag = li / d->nlines;
@@ -286,6 +197,7 @@ static bool rdc_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 	case NG_OP_STORE:
 		/* write-through: our copy takes the words the home now has */
 		if (ng_sc_hit(w, tag, rc->epoch)) {
+			ng_req_copy(r, ng_sc_imst(w));
 			unsigned char *dd = data_of(d, rc, slot);
 			const unsigned char *h = (const unsigned char *)(r->line + sm->view_delta);
 
@@ -302,9 +214,11 @@ static bool rdc_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 		break;
 	default:
 		/* atomics happen at the home: our copy would be stale */
-		if (ng_sc_hit(w, tag, rc->epoch))
+		if (ng_sc_hit(w, tag, rc->epoch)) {
+			ng_req_copy(r, ng_sc_imst(w));
 			atomic_store_explicit(&rc->sc[slot], 0,
 					      memory_order_relaxed);
+		}
 		break;
 	}
 	ng_spin_unlock(lock_of(rc, slot));
@@ -316,7 +230,8 @@ static void rdc_respond(void *priv, struct ng_sm *sm, struct ng_req *r)
 	struct rdc *d = priv;
 	struct rdc_cache *rc;
 	uint64_t li, slot, tag, w;
-	unsigned int imst = 0;
+	/* the home's sharing state as this read leaves it (HWC) */
+	unsigned int imst = ng_hwc_copy_state(d->m, r->line);
 
 	if (!(r->flags & NG_REQ_RDC_FILL))
 		return;
@@ -324,8 +239,6 @@ static void rdc_respond(void *priv, struct ng_sm *sm, struct ng_req *r)
 	li = line_index(d, r->line);
 	slot = li % d->nlines;
 	tag = li / d->nlines;
-	if (d->imst)
-		imst = atomic_load_explicit(&d->imst[li], memory_order_relaxed);
 	ng_spin_lock(lock_of(rc, slot));
 	w = atomic_load_explicit(&rc->sc[slot], memory_order_relaxed);
 	if (((w >> NG_SC_VALID_SHIFT) & 1) &&
@@ -389,10 +302,22 @@ static bool rdc_enabled(const struct ng_config *c)
 	return c->rdc_size != 0;
 }
 
-/* HWC: the IMST sees local accesses as well */
-static bool rdc_sees_local(const struct ng_config *c)
+/* HWC (hwc.c): drop @line from @gpu's RDC. */
+static void rdc_invalidate(void *priv, unsigned int gpu, uintptr_t line)
 {
-	return c->coherence == NG_COH_HWC;
+	struct rdc *d = priv;
+	struct rdc_cache *rc = &d->c[gpu];
+	uint64_t li = line_index(d, line);
+	uint64_t slot = li % d->nlines, tag = li / d->nlines, w;
+
+	ng_spin_lock(lock_of(rc, slot));
+	w = atomic_load_explicit(&rc->sc[slot], memory_order_relaxed);
+	if ((w >> NG_SC_VALID_SHIFT & 1) &&
+	    ((w >> NG_SC_TAG_SHIFT) & NG_SC_TAG_MASK) == tag) {
+		atomic_store_explicit(&rc->sc[slot], 0, memory_order_relaxed);
+		d->m->gctr[gpu].v[NG_CTR_RDC_INVAL]++;
+	}
+	ng_spin_unlock(lock_of(rc, slot));
 }
 
 static const struct ng_key rdc_keys[] = {
@@ -400,8 +325,6 @@ static const struct ng_key rdc_keys[] = {
 		   "CARVE remote data cache per GPU, carved out of its memory (0: off)"),
 	NG_KEY_CHOICE("coherence", coherence, ng_coherence_names,
 		      "RDC coherence: none, swc, hwc"),
-	NG_KEY_NUM("imst-reset", NG_KEY_DOUBLE, imst_reset, 0, 1,
-		   "HWC: probability a local write resets the IMST to private"),
 	{ .name = NULL },
 };
 
@@ -409,15 +332,15 @@ const struct ng_component ng_rdc_component = {
 	.name = "rdc",
 	.desc = "CARVE remote data cache in local memory, ECC sidecar, none/SWC/HWC coherence",
 	.keys = rdc_keys,
-	.counters = "rdc hwc",
+	.counters = "rdc",
 	.enabled = rdc_enabled,
 	.remote_only = true,
-	.sees_local = rdc_sees_local,
 	.create = rdc_create,
 	.destroy = rdc_destroy,
 	.access = rdc_access,
 	.respond = rdc_respond,
 	.kernel_end = rdc_kernel_end,
+	.invalidate = rdc_invalidate,
 };
 
 /* ---- inspection, for tests and reports ---------------------------- */
@@ -481,14 +404,4 @@ int ng_rdc_epoch(const struct ng_model *m, unsigned int gpu, uint32_t *epoch,
 	if (epoch)
 		*epoch = d->c[gpu].epoch;
 	return 0;
-}
-
-int ng_rdc_imst(const struct ng_model *m, uintptr_t line)
-{
-	struct rdc *d = rdc_of(m);
-
-	if (!d || !d->imst)
-		return -ENOENT;
-	return atomic_load_explicit(&d->imst[line_index(d, line)],
-				    memory_order_relaxed);
 }

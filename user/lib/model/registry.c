@@ -12,6 +12,7 @@ extern const struct ng_component ng_repl_component;
 extern const struct ng_component ng_l2_component;
 extern const struct ng_component ng_rdc_component;
 extern const struct ng_component ng_link_component;
+extern const struct ng_component ng_hwc_component;
 extern const struct ng_component ng_mem_component;
 
 const struct ng_component *const ng_components[] = {
@@ -19,6 +20,7 @@ const struct ng_component *const ng_components[] = {
 	&ng_l2_component,	/* L2: remote lines */
 	&ng_rdc_component,	/* CARVE: remote data cache, coherence */
 	&ng_link_component,	/* inter-GPU and CPU-GPU links */
+	&ng_hwc_component,	/* CARVE: coherence at the home */
 	&ng_mem_component,	/* the home's memory */
 	NULL,
 };

@@ -133,12 +133,13 @@ void ng_system_counters(const struct ng_system *sys, int gpu,
 	for (unsigned int i = 0; i < sys->nsm; i++)
 		if (gpu < 0 || sys->sms[i]->gpu == (unsigned int)gpu)
 			ng_counters_add(out, &sys->sms[i]->ctr);
+	ng_model_counters(&sys->model, gpu, out);
 	ng_counters_derive(out, sys->cfg.line);
 }
 
 void ng_system_reset_counters(struct ng_system *sys)
 {
-	for (unsigned int i = 0; i < sys->nsm; i++) {
+	for (unsigned int i = 0; i < sys->nsm; i++)
 		memset(&sys->sms[i]->ctr, 0, sizeof(sys->sms[i]->ctr));
-	}
+	ng_model_reset_counters(&sys->model);
 }

@@ -41,6 +41,12 @@ enum ng_op { NG_OP_LOAD, NG_OP_STORE, NG_OP_ATOMIC };
 
 #define NG_REQ_FILL	1u	/* a cache above wants the line on the way back */
 #define NG_REQ_RDC_FILL	2u	/* the RDC wants it too */
+/*
+ * A write found a copy of its line in the writer's own caches; bits
+ * NG_REQ_COPY_SHIFT.. hold the IMST state kept with it (CARVE HWC).
+ */
+#define NG_REQ_COPY	4u
+#define NG_REQ_COPY_SHIFT 3
 
 /* One line request, as the coalescer emits it. */
 struct ng_req {
@@ -51,6 +57,7 @@ struct ng_req {
 	unsigned int home;	/* GPU index or NG_HOME_HOST */
 	unsigned int flags;
 	ng_ticks t;		/* running time: issue, then completion */
+	ng_ticks t0;		/* when it was issued */
 	const void *src;	/* where the line's data is to be read */
 };
 
@@ -120,7 +127,30 @@ struct ng_model {
 	unsigned int mlp;
 	ng_ticks mem_latency;
 	ng_ticks mem_line_dur;
+	/*
+	 * Per GPU: what components count outside any SM (ng_model_sync()'s
+	 * phases, run by the GPU's own host thread); added to the GPU's.
+	 */
+	struct ng_counters *gctr;
 };
+
+/* Note a copy of the request's line, with IMST state @imst, at the writer. */
+static inline void ng_req_copy(struct ng_req *r, unsigned int imst)
+{
+	r->flags |= NG_REQ_COPY | (imst & 3u) << NG_REQ_COPY_SHIFT;
+}
+
+/* The model's own counters (outside SMs), summed into @out: GPU @gpu or all. */
+void ng_model_counters(const struct ng_model *m, int gpu,
+		       struct ng_counters *out);
+void ng_model_reset_counters(struct ng_model *m);
+
+/*
+ * Coherence: drop @line from GPU @gpu's caches (every component with an
+ * invalidate op). Only from ng_model_sync()'s phases, for the GPU whose
+ * thread runs them.
+ */
+void ng_model_invalidate(struct ng_model *m, unsigned int gpu, uintptr_t line);
 
 static inline unsigned int ng_res_mem(const struct ng_model *m, unsigned int g)
 {

@@ -29,7 +29,5 @@ int ng_rdc_valid_lines(const struct ng_model *m, unsigned int gpu,
 /* The GPU's epoch counter; @set (if not NULL) sets it first. */
 int ng_rdc_epoch(const struct ng_model *m, unsigned int gpu, uint32_t *epoch,
 		 const uint32_t *set);
-/* HWC: the IMST state of the home line @line (enum ng_imst). */
-int ng_rdc_imst(const struct ng_model *m, uintptr_t line);
 
 #endif /* NGEMU_RDC_H */

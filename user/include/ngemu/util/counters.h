@@ -29,6 +29,7 @@
 	X(L2_EVICT,	"l2",	"evictions",	"valid lines replaced")	\
 	X(L2_WUPD,	"l2",	"write_updates", "cached lines updated by own stores") \
 	X(L2_INVAL,	"l2",	"invalidations", "lines dropped at kernel boundaries") \
+	X(L2_COH_INVAL,	"l2",	"coherence_invalidations", "lines dropped by HWC invalidates") \
 	X(RDC_HIT,	"rdc",	"hits",		"remote loads served by the RDC") \
 	X(RDC_MISS,	"rdc",	"misses",	"remote loads missing the RDC") \
 	X(RDC_FILL,	"rdc",	"fills",	"remote lines inserted in the RDC") \
@@ -39,6 +40,9 @@
 	X(INV_MSGS,	"hwc",	"inv_msgs",	"write-invalidate messages broadcast") \
 	X(INV_BYTES,	"hwc",	"inv_bytes",	"link bytes of write-invalidates") \
 	X(IMST_RESET,	"hwc",	"imst_resets",	"IMST entries reset to private") \
+	X(IMST_READS,	"hwc",	"imst_reads",	"IMST reads at the home for writes without a cached copy") \
+	X(IMST_WRITES,	"hwc",	"imst_writes",	"IMST changes written back with a read at the home") \
+	X(INV_SAFE,	"hwc",	"race_invals",	"invalidates of same-interval readers of a written line") \
 	X(REPL_HIT,	"repl",	"local_hits",	"remote loads served by a local replica") \
 	X(REPL_PAGES,	"repl",	"pages",	"pages replicated") \
 	X(REPL_BYTES,	"repl",	"copy_bytes",	"link bytes copying replicas") \
