@@ -123,11 +123,14 @@ TEST_F(bench, components_follow_the_config)
 	EXPECT_EQ(0, self->r.status) TH_LOG("%s", self->r.err);
 	EXPECT_NE(NULL, strstr(self->r.out, "rdc    off"));
 	EXPECT_NE(NULL, strstr(self->r.out, "l2     on "));
-	EXPECT_NE(NULL, strstr(self->r.out, "keys: rdc-size coherence imst-reset"));
+	EXPECT_NE(NULL, strstr(self->r.out, "keys: rdc-size coherence\n"));
+	EXPECT_NE(NULL, strstr(self->r.out, "keys: imst-reset\n"));
+	EXPECT_NE(NULL, strstr(self->r.out, "hwc    off"));
 	EXPECT_NE(NULL, strstr(self->r.out, "hwc.inv_msgs"));
 	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("config", "--components",
 					     "--rdc-size", "4M", "--l2-size", "0")));
 	EXPECT_NE(NULL, strstr(self->r.out, "rdc    on "));
+	EXPECT_NE(NULL, strstr(self->r.out, "hwc    on "));
 	EXPECT_NE(NULL, strstr(self->r.out, "l2     off"));
 	/* a component's keys are keys like any other */
 	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("config", "--coherence", "mesi")));
