@@ -14,6 +14,9 @@ void ng_bench_print_json(const struct ng_config *cfg,
 			 const struct ng_bench_result *r);
 void ng_bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
 			  const struct ng_bench_result *r);
+/* The sharing profile: as a JSON object, and as percentages for people. */
+void ng_bench_sharing_json(struct ng_json *j, const struct ng_sharing *s);
+void ng_bench_sharing_human(const struct ng_sharing *s, const char *indent);
 /* Counters as JSON objects, one per component group. */
 void ng_bench_counters_json(struct ng_json *j, const struct ng_counters *c);
 /* "1.50 M", "3.000 us": numbers and durations for people. */

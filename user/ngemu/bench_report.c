@@ -38,6 +38,52 @@ void ng_bench_counters_json(struct ng_json *j, const struct ng_counters *c)
 	ng_json_object_end(j);
 }
 
+static double pct(uint64_t a, const uint64_t *all)
+{
+	uint64_t n = 0;
+
+	for (unsigned int c = 0; c < NG_SHARE_NCLASS; c++)
+		n += all[c];
+	return n ? 100.0 * (double)a / (double)n : 0;
+}
+
+void ng_bench_sharing_json(struct ng_json *j, const struct ng_sharing *s)
+{
+	static const char *const grain[NG_NGRAIN] = { "line", "page" };
+
+	ng_json_object_begin(j);
+	for (unsigned int g = 0; g < NG_NGRAIN; g++) {
+		ng_json_key(j, grain[g]);
+		ng_json_object_begin(j);
+		for (unsigned int k = 0; k < 2; k++) {
+			const uint64_t *v = k ? s->remote[g] : s->all[g];
+
+			ng_json_key(j, k ? "remote" : "all");
+			ng_json_object_begin(j);
+			for (unsigned int c = 0; c < NG_SHARE_NCLASS; c++)
+				ng_json_kv_uint(j, ng_sharing_class_name(c), v[c]);
+			ng_json_object_end(j);
+		}
+		ng_json_object_end(j);
+	}
+	ng_json_object_end(j);
+}
+
+void ng_bench_sharing_human(const struct ng_sharing *s, const char *indent)
+{
+	static const char *const grain[NG_NGRAIN] = { "line", "page" };
+
+	for (unsigned int g = 0; g < NG_NGRAIN; g++)
+		printf("%sby %s: remote accesses %.1f%% private, %.1f%% read-shared, %.1f%% rw-shared; all accesses %.1f%% / %.1f%% / %.1f%%\n",
+		       indent, grain[g],
+		       pct(s->remote[g][NG_SHARE_PRIVATE], s->remote[g]),
+		       pct(s->remote[g][NG_SHARE_READ], s->remote[g]),
+		       pct(s->remote[g][NG_SHARE_RW], s->remote[g]),
+		       pct(s->all[g][NG_SHARE_PRIVATE], s->all[g]),
+		       pct(s->all[g][NG_SHARE_READ], s->all[g]),
+		       pct(s->all[g][NG_SHARE_RW], s->all[g]));
+}
+
 void ng_bench_print_json(const struct ng_config *cfg,
 			 const struct ng_bench_result *r)
 {
@@ -94,6 +140,11 @@ void ng_bench_print_json(const struct ng_config *cfg,
 	ng_json_kv_double(&j, "host_fraction", r->host_frac);
 	ng_json_kv_uint(&j, "link_bytes", r->link_bytes);
 	ng_json_kv_double(&j, "l2_hit_rate", r->l2_hit_rate);
+	ng_json_kv_double(&j, "compute_fraction", r->compute_frac);
+	if (r->has_sharing) {
+		ng_json_key(&j, "sharing");
+		ng_bench_sharing_json(&j, &r->sharing);
+	}
 	ng_json_key(&j, "carve");
 	ng_json_object_begin(&j);
 	ng_json_kv_uint(&j, "rdc_size", cfg->rdc_size);
@@ -210,6 +261,12 @@ void ng_bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
 	printf("accesses   %sline requests: local %.1f%%, remote %.1f%%, host %.1f%%\n",
 	       ng_fmt_si((double)t->v[NG_CTR_REQ], b1, sizeof(b1)),
 	       100 * r->local_frac, 100 * r->remote_frac, 100 * r->host_frac);
+	printf("compute    %.3g G warp instructions; SMs issued arithmetic %.1f%% of their time (100%%: compute-bound)\n",
+	       (double)t->v[NG_CTR_INSTS] / 1e9, 100 * r->compute_frac);
+	if (r->has_sharing) {
+		printf("sharing    (CARVE Fig. 4)\n");
+		ng_bench_sharing_human(&r->sharing, "             ");
+	}
 	printf("link       %s over inter-GPU links; L2 hit rate %.1f%% of %s remote loads\n",
 	       ng_format_bytes(r->link_bytes, b1, sizeof(b1)), 100 * r->l2_hit_rate,
 	       ng_fmt_si((double)(t->v[NG_CTR_L2_HIT] + t->v[NG_CTR_L2_MISS]), b2, sizeof(b2)));

@@ -49,7 +49,7 @@ const char ng_cmp_default[] = "numa-gpu,repl-ro,carve-swc,carve-hwc,carve-none,i
  */
 const char *const ng_cmp_scaled[] = {
 	"--page", "64K", "--l2-size", "256K", "--rdc-size", "4M",
-	"--mem-per-gpu", "64M", "--deterministic",
+	"--mem-per-gpu", "64M", "--deterministic", "--sharing-profile",
 };
 
 const unsigned int ng_cmp_nscaled = sizeof(ng_cmp_scaled) / sizeof(ng_cmp_scaled[0]);
@@ -174,6 +174,11 @@ static void cmp_print_json(const struct ng_config *cfg, const struct cmp_row *ro
 		ng_json_kv_double(&j, "remote_fraction", w->r.remote_frac);
 		ng_json_kv_double(&j, "link_fraction", w->r.link_frac);
 		ng_json_kv_double(&j, "rdc_hit_rate", w->r.rdc_hit_rate);
+		ng_json_kv_double(&j, "compute_fraction", w->r.compute_frac);
+		if (w->r.has_sharing) {
+			ng_json_key(&j, "sharing");
+			ng_bench_sharing_json(&j, &w->r.sharing);
+		}
 		ng_json_kv_uint(&j, "link_bytes", w->r.link_bytes);
 		ng_json_kv_uint(&j, "inv_msgs", w->inv_msgs);
 		ng_json_kv_double(&j, "mem_overhead", w->r.mem_overhead);
@@ -309,6 +314,11 @@ int ng_bench_compare(const struct ng_config *base,
 		printf("t/ideal: modeled time over the ideal's; speedup: over numa-gpu; remote%%: requests homed on\n"
 		       "another GPU; link%%: requests served over a link (not by L2, RDC or a replica);\n"
 		       "mem-ovh: carve-out share of device memory (CARVE) or replica growth of the footprint (repl-ro)\n\n");
+		if (nrows && rows[0].r.has_sharing) {
+			printf("sharing profile (CARVE Fig. 4), %s:\n", rows[0].sys->name);
+			ng_bench_sharing_human(&rows[0].r.sharing, "  ");
+			printf("\n");
+		}
 		cmp_print_human(rows, nrows, key[0] ? key : NULL);
 	}
 	if (failed)

@@ -62,6 +62,7 @@ struct ng_config {
 	unsigned int sms;		/* emulated SMs = worker threads per GPU */
 	unsigned int sm_scale;		/* real SMs one emulated SM stands for */
 	unsigned int mlp;		/* outstanding line requests per SM */
+	double ipc;			/* warp instructions a real SM issues a cycle */
 	unsigned int blocks_per_sm;	/* resident blocks (CODA affinity) */
 	double freq_ghz;
 	unsigned int line;		/* modeled cache line, bytes */
@@ -95,6 +96,7 @@ struct ng_config {
 	enum ng_coherence coherence;	/* of the RDC */
 	double imst_reset;		/* HWC: chance a local write resets to private */
 	enum ng_replicate replicate;	/* software replication baseline */
+	bool sharing_profile;		/* keep the sharing profile (a measurement) */
 };
 
 /*

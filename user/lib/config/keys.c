@@ -67,6 +67,8 @@ static const struct ng_key core_keys[] = {
 		   "emulated SMs (worker threads) per GPU"),
 	NG_KEY_NUM("sm-scale", NG_KEY_UINT, sm_scale, 1, 1024,
 		   "real SMs one emulated SM stands for"),
+	NG_KEY_NUM("ipc", NG_KEY_DOUBLE, ipc, 0.01, 64,
+		   "warp instructions of arithmetic a real SM issues a cycle"),
 	NG_KEY_NUM("mlp", NG_KEY_UINT, mlp, 1, 65536,
 		   "outstanding line requests per emulated SM"),
 	NG_KEY_NUM("blocks-per-sm", NG_KEY_UINT, blocks_per_sm, 1, 1024,

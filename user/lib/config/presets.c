@@ -29,7 +29,7 @@ struct preset {
  * law) with some room.
  */
 static const struct ng_config base = {
-	.gpus = 4, .sms = 4, .sm_scale = 16, .mlp = 2048,
+	.gpus = 4, .sms = 4, .sm_scale = 16, .mlp = 2048, .ipc = 2,
 	.blocks_per_sm = 8, .freq_ghz = 1.0, .line = 128,
 	.page = 4096, .mem_per_gpu = 32ULL << 30,
 	.l2_size = 8 << 20, .l2_ways = 16, .l2_latency_ns = 120,

@@ -28,6 +28,8 @@ int ng_model_init(struct ng_model *m, const struct ng_config *cfg,
 	/* an emulated SM issues for sm_scale real SMs, one request a cycle each */
 	issue_ns = 1.0 / cfg->freq_ghz / cfg->sm_scale;
 	m->issue_ticks = (ng_ticks)(issue_ns * NG_TICKS_PER_NS + 0.5);
+	/* and ipc warp instructions a cycle each, for arithmetic */
+	m->inst_fp = (uint64_t)(issue_ns / cfg->ipc * NG_TICKS_PER_NS * 65536.0 + 0.5);
 	m->gctr = calloc(m->ngpus, sizeof(*m->gctr));
 	if (!m->gctr || ng_resources_init(m)) {
 		ng_model_fini(m);
@@ -92,6 +94,9 @@ void ng_model_reset_counters(struct ng_model *m)
 {
 	if (m->gctr)
 		memset(m->gctr, 0, m->ngpus * sizeof(*m->gctr));
+	for (unsigned int i = 0; i < m->ncomp; i++)
+		if (m->comp[i]->reset)
+			m->comp[i]->reset(m->priv[i]);
 }
 
 void ng_model_invalidate(struct ng_model *m, unsigned int gpu, uintptr_t line)
@@ -138,6 +143,7 @@ int ng_sm_init(struct ng_sm *sm, struct ng_model *m, unsigned int gpu,
 	sm->line_dur = m->mem_line_dur;
 	sm->mem_latency = m->mem_latency;
 	sm->issue_ticks = m->issue_ticks;
+	sm->inst_fp = m->inst_fp;
 	sm->mlp = m->mlp;
 	sm->line_bytes = m->cfg->line;
 	sm->line_words = m->cfg->line / 4;
@@ -218,6 +224,8 @@ ng_ticks ng_model_kernel_end(struct ng_model *m, struct ng_sm *const *sms,
 							    : sms[s]->done_max;
 		if (t > end)
 			end = t;
+		/* the time the SM was busy: what compute_fraction is of */
+		sms[s]->ctr.v[NG_CTR_SM_TICKS] += t;
 		if (m->cfg->inject)
 			ng_inject_settle(sms[s], true);
 	}

@@ -8,6 +8,7 @@
 
 #include "ngemu/model/component.h"
 
+extern const struct ng_component ng_sharing_component;
 extern const struct ng_component ng_repl_component;
 extern const struct ng_component ng_l2_component;
 extern const struct ng_component ng_rdc_component;
@@ -16,6 +17,7 @@ extern const struct ng_component ng_hwc_component;
 extern const struct ng_component ng_mem_component;
 
 const struct ng_component *const ng_components[] = {
+	&ng_sharing_component,	/* a measurement: who shares what */
 	&ng_repl_component,	/* replication: where a line is read */
 	&ng_l2_component,	/* L2: remote lines */
 	&ng_rdc_component,	/* CARVE: remote data cache, coherence */

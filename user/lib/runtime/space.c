@@ -265,6 +265,8 @@ int ng_malloc(struct ng_space *s, struct ng_buf *b, uint64_t size,
 		return ret;
 	}
 	s->used += span;
+	if (s->used > s->used_max)
+		s->used_max = s->used;
 	if (o.place == NG_PLACE_HOST)
 		s->host_allocated += span;
 	else

@@ -106,6 +106,11 @@ const struct ng_config *ng_system_config(const struct ng_system *sys)
 	return &sys->cfg;
 }
 
+const struct ng_model *ng_system_model(const struct ng_system *sys)
+{
+	return &sys->model;
+}
+
 struct ng_space *ng_system_space(struct ng_system *sys)
 {
 	return &sys->space;

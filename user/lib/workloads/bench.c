@@ -123,6 +123,8 @@ int ng_bench_run(struct ng_system *sys, const struct ng_workload *wl,
 	r->l2_hit_rate = frac(t->v[NG_CTR_L2_HIT],
 			      t->v[NG_CTR_L2_HIT] + t->v[NG_CTR_L2_MISS]);
 	r->link_bytes = t->v[NG_CTR_LINK_TX] + t->v[NG_CTR_LINK_RX];
+	r->compute_frac = frac(t->v[NG_CTR_COMPUTE_TICKS], t->v[NG_CTR_SM_TICKS]);
+	r->has_sharing = !ng_sharing_profile(ng_system_model(sys), &r->sharing);
 	if (r->modeled_s > 0)
 		r->modeled_bw = (double)r->bytes / r->modeled_s / 1e9;
 	if (r->wall_s > 0) {

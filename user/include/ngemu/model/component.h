@@ -63,6 +63,8 @@ struct ng_component {
 	 */
 	void (*sync)(void *priv, unsigned int phase, unsigned int gpu);
 	unsigned int sync_phases;
+	/* optional: statistics back to zero (ng_system_reset_counters()) */
+	void (*reset)(void *priv);
 	/* optional: drop @line from GPU @gpu's copy (coherence) */
 	void (*invalidate)(void *priv, unsigned int gpu, uintptr_t line);
 };

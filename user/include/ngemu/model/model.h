@@ -121,6 +121,7 @@ struct ng_model {
 	unsigned int nres;
 	struct ng_resource *res;	/* see ng_res_*() for the layout */
 	ng_ticks issue_ticks;		/* SM issue interval per request */
+	uint64_t inst_fp;		/* ticks per warp instruction, 16.16 */
 	ng_ticks time_base;		/* kernels follow each other in bins */
 	unsigned int max_shift;
 	bool local_inline;		/* local requests: memory only */
@@ -188,6 +189,8 @@ struct ng_sm {
 	struct ng_window *own_mem;	/* win[] of this GPU's memory */
 	unsigned int own_mem_shift;
 	ng_ticks line_dur, mem_latency, issue_ticks;
+	uint64_t inst_fp;		/* ticks per warp instruction, 16.16 */
+	uint64_t inst_frac;		/* the 16.16 remainder carried over */
 	unsigned int mlp;
 	unsigned int line_bytes, line_words;
 	bool local_inline;

@@ -146,6 +146,28 @@ void ng_atomic_add_u32(struct ng_warp *w, const uintptr_t addr[NG_WARP],
 		       const uint32_t val[NG_WARP], uint32_t old[NG_WARP]);
 /* The warp consumes its loaded values: wait until they have arrived. */
 void ng_warp_wait(struct ng_warp *w);
+
+/*
+ * The warp's arithmetic: @insts warp instructions (not its memory
+ * accesses, which the calls above count). The SM issues them at its rate
+ * (ipc a cycle for each of the sm-scale real SMs it stands for), in
+ * between its memory requests, whose latency they overlap, as a GPU's
+ * other warps do. Each workload says what its threads compute.
+ */
+static inline void ng_warp_compute(struct ng_warp *w, unsigned int insts)
+{
+	struct ng_sm *sm = w->b->sm;
+	uint64_t fp;
+
+	if (!w->b->modeled)
+		return;
+	fp = insts * sm->inst_fp + sm->inst_frac;
+	sm->inst_frac = fp & 0xffff;
+	sm->now += fp >> 16;
+	sm->ctr.v[NG_CTR_INSTS] += insts;
+	sm->ctr.v[NG_CTR_COMPUTE_TICKS] += fp >> 16;
+	ng_sm_maybe_yield(sm);
+}
 /* Block barrier: the SM waits for every request it has in flight. */
 void ng_block_sync(struct ng_block *b);
 

@@ -46,6 +46,7 @@ struct ng_space {
 	uint64_t size;			/* reserved bytes (of one view region) */
 	uint64_t view_stride;		/* GPU g's view: + g * stride (kmod) */
 	uint64_t used;			/* bump allocation pointer */
+	uint64_t used_max;		/* the most it has been */
 	uint64_t capacity;		/* device memory of all GPUs */
 	uint64_t allocated;		/* live device bytes */
 	uint64_t host_allocated;

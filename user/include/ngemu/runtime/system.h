@@ -17,6 +17,7 @@
 #include "ngemu/runtime/space.h"
 
 struct ng_system;
+struct ng_model;
 
 /* Returns 0, or a negative errno with a message in @err. */
 int ng_system_create(struct ng_system **out, const struct ng_config *cfg,
@@ -28,6 +29,8 @@ struct ng_space *ng_system_space(struct ng_system *sys);
 /* Real NUMA node of a GPU, and how many nodes the GPUs spread over. */
 int ng_system_node(const struct ng_system *sys, unsigned int gpu);
 unsigned int ng_system_nnodes(const struct ng_system *sys);
+/* The hardware model, for its inspection functions (ngemu/model/). */
+const struct ng_model *ng_system_model(const struct ng_system *sys);
 /* Worker threads (0 in deterministic mode). */
 unsigned int ng_system_threads(const struct ng_system *sys);
 

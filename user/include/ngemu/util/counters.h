@@ -17,6 +17,9 @@
 	X(REQ_ATOMIC,	"core",	"atomics",	"atomic line requests")	\
 	X(LANES,	"core",	"lanes",	"active lane accesses")	\
 	X(WORDS,	"core",	"words",	"4-byte words requested") \
+	X(INSTS,	"core",	"insts",	"warp instructions of arithmetic issued") \
+	X(COMPUTE_TICKS, "core", "compute_ticks", "SM time issuing arithmetic, ticks") \
+	X(SM_TICKS,	"core",	"sm_ticks",	"SM time from kernel start to its last completion, ticks") \
 	X(LOCAL,	"core",	"local",	"requests homed on this GPU") \
 	X(REMOTE,	"core",	"remote",	"requests homed on another GPU") \
 	X(HOST,		"core",	"host",		"requests homed in host memory") \

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "ngemu/config.h"
+#include "ngemu/model/sharing.h"
 #include "ngemu/util/counters.h"
 #include "ngemu/runtime/space.h"
 
@@ -54,6 +55,11 @@ struct ng_bench_result {
 	unsigned int ngpus, threads;
 	struct ng_counters total, gpu[NG_MAX_GPUS];
 	double local_frac, remote_frac, host_frac, l2_hit_rate;
+	/* SM time spent issuing arithmetic, of all SM time: 1 = compute-bound */
+	double compute_frac;
+	/* with sharing-profile = yes */
+	bool has_sharing;
+	struct ng_sharing sharing;
 	uint64_t link_bytes;
 	/* CARVE and the replication baselines (compare tables) */
 	double link_frac;		/* requests served over a link */

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * randaccess: GUPS-style random updates. Every thread of a kernel reads
- * one random word of a large table T (homed in parts on every GPU by
- * first touch) and adds to a random counter of U with an atomic at its
- * home: U[T[idx] mod m] += 1 + (T[idx] >> 16 & 7). There is little
+ * one random word of a large table T and adds to a random counter of U
+ * with an atomic at its home: U[T[idx] mod m] += 1 + (T[idx] >> 16 & 7).
+ * Both are homed in parts on every GPU by first touch. There is little
  * reuse, so a remote data cache mostly misses, and a miss costs its
  * probe of local memory before the remote fetch (CARVE: RandAccess is
  * slower with an RDC). Verified against the CPU replaying the same
@@ -16,6 +16,12 @@
 #define RA_BLOCK	256
 #define RA_THREADS	(64u * 1024)	/* updates per kernel */
 #define RA_COUNTERS	(64u * 1024)
+/*
+ * An update's arithmetic: the index (2), the 64-bit hash of the random
+ * stream (~12 in 32-bit operations), the 64-bit modulo (~20), the
+ * counter's index and increment (4), addresses (2).
+ */
+#define RA_INSTS	40
 
 struct ra_args {
 	uint32_t *t, *u;
@@ -28,14 +34,19 @@ static uint64_t ra_idx(const struct ra_args *a, uint32_t it, uint64_t tid)
 	return wlc_hash(a->seed ^ ((uint64_t)it << 40) ^ tid) % a->n;
 }
 
+/*
+ * T and U are initialized in parallel by every GPU, as GUPS does: the
+ * warp that writes T[i0 .. i0 + 32) zeroes the same share of U, so both
+ * are homed in contiguous parts on every GPU by first touch.
+ */
 static void ra_init(struct ng_block *b, void *p)
 {
 	struct ra_args *a = p;
 
 	for (unsigned int wi = 0; wi < b->nwarps; wi++) {
-		uint32_t v[NG_WARP];
+		uint32_t v[NG_WARP], z[NG_WARP] = { 0 };
 		struct ng_warp w;
-		uint64_t i0;
+		uint64_t i0, j0, j1;
 
 		ng_warp_get(b, wi, &w);
 		if (!wlc_lanes(&w, a->n, RA_BLOCK, &i0))
@@ -43,11 +54,12 @@ static void ra_init(struct ng_block *b, void *p)
 		for (unsigned int l = 0; l < w.nlanes; l++)
 			v[l] = (uint32_t)wlc_hash(i0 + l);
 		ng_st_contig(&w, a->t + i0, 4, v);
-		/* the counters are zeroed by the first GPUs' blocks */
-		if (i0 < RA_COUNTERS) {
-			uint32_t z[NG_WARP] = { 0 };
-
-			ng_st_contig(&w, a->u + i0, 4, z);
+		j0 = i0 * RA_COUNTERS / a->n;
+		j1 = (i0 + w.nlanes) * RA_COUNTERS / a->n;
+		if (j1 > j0) {
+			w.nlanes = (unsigned int)(j1 - j0);
+			w.active = w.nlanes == 32 ? ~0u : (1u << w.nlanes) - 1;
+			ng_st_contig(&w, a->u + j0, 4, z);
 		}
 	}
 }
@@ -72,6 +84,7 @@ static void ra_kernel(struct ng_block *b, void *p)
 			uaddr[l] = (uintptr_t)&a->u[v[l] % RA_COUNTERS];
 			add[l] = 1 + (v[l] >> 16 & 7);
 		}
+		ng_warp_compute(&w, RA_INSTS);
 		ng_atomic_add_u32(&w, uaddr, add, NULL);
 	}
 }

@@ -16,6 +16,9 @@
 #include "workloads/wl.h"
 
 #define RW_BLOCK	256
+/* a value's hash (3) and index (2); the read side's index modulo (~8) */
+#define RW_WRITE_INSTS	5
+#define RW_READ_INSTS	10
 
 struct rw_args {
 	uint32_t *a, *b;
@@ -42,6 +45,7 @@ static void rw_write(struct ng_block *b, void *p)
 			break;
 		for (unsigned int l = 0; l < w.nlanes; l++)
 			v[l] = rw_val(a->k, i0 + l);
+		ng_warp_compute(&w, RW_WRITE_INSTS);
 		ng_st_contig(&w, a->a + i0, 4, v);
 	}
 }
@@ -60,6 +64,7 @@ static void rw_read(struct ng_block *b, void *p)
 			break;
 		/* n and shift are whole warps: one contiguous source */
 		j0 = (i0 + a->shift) % a->n;
+		ng_warp_compute(&w, RW_READ_INSTS);
 		ng_ld_contig(&w, a->a + j0, 4, v);
 		ng_st_contig(&w, a->b + i0, 4, v);
 	}

@@ -40,6 +40,8 @@ static void stream_kernel(struct ng_block *b, void *p)
 		ng_ld_contig(&w, s->v + i0, 4, v);
 		for (unsigned int l = 0; l < w.nlanes; l++)
 			sum += v[l];
+		/* index, bound, address, add: the bandwidth is what is measured */
+		ng_warp_compute(&w, 4);
 	}
 	s->sums[b->id] = sum;
 }

@@ -17,6 +17,10 @@
 #define BF_D		8
 #define BF_INF		0xffffffffu
 #define BF_MAXLEVELS	256
+/* A vertex: its index and the frontier test; then per edge the address,
+ * the unvisited test and the new level. */
+#define BF_INSTS	4
+#define BF_EDGE_INSTS	4
 
 struct bf_args {
 	uint32_t *level, *adj;
@@ -85,8 +89,10 @@ static void bf_kernel(struct ng_block *b, void *p)
 		for (unsigned int l = 0; l < w.nlanes; l++)
 			if (lv[l] == a->cur)
 				front |= 1u << l;
+		ng_warp_compute(&w, BF_INSTS);
 		if (!front)
 			continue;
+		ng_warp_compute(&w, BF_EDGE_INSTS * BF_D);
 		all = w.active;
 		for (unsigned int k = 0; k < BF_D; k++) {
 			uint32_t upd = 0;

@@ -24,6 +24,11 @@
 
 #define HS_W		1024	/* cells per row */
 #define HS_BLOCK	256
+/*
+ * A cell's arithmetic: index and row/column (4), the edge clamps (4), the
+ * stencil's four adds and three multiply-adds (7), addresses (5).
+ */
+#define HS_INSTS	20
 
 struct hs_args {
 	float *in, *out, *pw;
@@ -117,6 +122,7 @@ static void hs_kernel(struct ng_block *b, void *p)
 		ss = y + 1 < a->h ? ng_ld_contig_ref(&w, a->in + i0 + HS_W, 4, bs) : c;
 		pw = ng_ld_contig_ref(&w, a->pw + i0, 4, bp);
 		hs_row(c, nn, ss, pw, o, w.nlanes);
+		ng_warp_compute(&w, HS_INSTS);
 		ng_st_contig(&w, a->out + i0, 4, o);
 	}
 }

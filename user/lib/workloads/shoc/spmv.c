@@ -15,6 +15,8 @@
 #define SP_BLOCK	256
 #define SP_K		8	/* nonzeros per row */
 #define SP_RATIO	8	/* x elements per row */
+/* A row: its index (3), then per nonzero two addresses and a multiply-add. */
+#define SP_INSTS	(3 + 3 * SP_K)
 
 struct sp_args {
 	float *x, *val, *y;
@@ -106,6 +108,7 @@ static void sp_kernel(struct ng_block *b, void *p)
 			for (unsigned int l = 0; l < w.nlanes; l++)
 				sum[l] += v[l] * xv[l];
 		}
+		ng_warp_compute(&w, SP_INSTS);
 		ng_st_contig(&w, a->y + i0, 4, sum);
 	}
 }

@@ -19,6 +19,11 @@
 
 #define TRIAD_BLOCK	256
 #define TRIAD_SCALAR	3.0f
+/*
+ * A thread's arithmetic in the CUDA triad: its index (2), the bound check
+ * (2), three addresses (3) and the multiply-add (1).
+ */
+#define TRIAD_INSTS	8
 
 struct triad_args {
 	float *a, *b, *c;
@@ -81,6 +86,7 @@ static void triad_kernel(struct ng_block *b, void *p)
 		for (unsigned int l = 0; l < n; l++)
 			va[l] = vb[l] + TRIAD_SCALAR * vc[l];
 		ng_st_contig_done(&w, t->a + i0, 4);
+		ng_warp_compute(&w, TRIAD_INSTS);
 	}
 }
 
