@@ -155,7 +155,12 @@ check:
 # and the emulated / native ratio. BENCH_ARGS adds options (e.g. --system coda).
 .PHONY: bench
 bench: user
-	$(Q)for w in local-stream remote-stream pointer-chase stream-triad; do \
+	$(Q)for w in local-stream remote-stream pointer-chase; do \
+		$(NGEMU) bench $$w --rdc-size 0 $(BENCH_ARGS) | \
+			grep -E '^(ngemu bench|modeled|native|calibrate|throughput)' || exit 1; \
+		echo; \
+	done
+	$(Q)for w in stream-triad; do \
 		$(NGEMU) bench $$w $(BENCH_ARGS) | \
 			grep -E '^(ngemu bench|modeled|native|calibrate|throughput)' || exit 1; \
 		echo; \

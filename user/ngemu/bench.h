@@ -9,6 +9,8 @@
 #include "ngemu/util/json.h"
 #include "ngemu/workloads/workload.h"
 
+/* The system a configuration builds: "CARVE-HWC", "NUMA-GPU", ... */
+const char *ng_bench_system_name(const struct ng_config *c);
 /* One run's result (bench_report.c). */
 void ng_bench_print_json(const struct ng_config *cfg,
 			 const struct ng_bench_result *r);

@@ -13,6 +13,7 @@
 #include "bench.h"
 #include "commands.h"
 #include "ngemu/config.h"
+#include "ngemu/model/hwc.h"
 #include "ngemu/runtime/system.h"
 #include "ngemu/util/format.h"
 #include "ngemu/util/json.h"
@@ -223,6 +224,43 @@ const char *ng_fmt_dur(double s, char *buf, size_t len)
 	return buf;
 }
 
+const char *ng_bench_system_name(const struct ng_config *c)
+{
+	if (c->rdc_size)
+		return c->coherence == NG_COH_HWC ? "CARVE-HWC" :
+		       c->coherence == NG_COH_SWC ? "CARVE-SWC" :
+						    "CARVE without coherence";
+	if (c->replicate == NG_REPL_RO)
+		return "NUMA-GPU with read-only page replication";
+	if (c->replicate == NG_REPL_ALL)
+		return "the ideal (every page replicated)";
+	return "NUMA-GPU";
+}
+
+/* The mechanisms the configuration turns on, in a line. */
+static void print_mechanisms(const struct ng_config *c)
+{
+	char b1[32], b2[32];
+
+	printf("mechanisms ");
+	if (c->l2_size)
+		printf("L2 %s/GPU of remote lines%s; ",
+		       ng_format_bytes(c->l2_size, b1, sizeof(b1)),
+		       ng_hwc_enabled(c) ? "" : ", flushed per kernel");
+	else
+		printf("no L2; ");
+	if (c->rdc_size)
+		printf("RDC %s/GPU (%.2f%% of memory), coherence %s; ",
+		       ng_format_bytes(c->rdc_size, b2, sizeof(b2)),
+		       100.0 * (double)c->rdc_size / (double)c->mem_per_gpu,
+		       c->coherence == NG_COH_HWC ? "HWC (GPU-VI, IMST)" :
+		       c->coherence == NG_COH_SWC ? "SWC (epochs)" : "none");
+	if (c->replicate != NG_REPL_NONE)
+		printf("replication %s; ", ng_replicate_name(c->replicate));
+	printf("%s pages; %s CTA scheduling%s\n", ng_placement_name(c->placement),
+	       ng_sched_name(c->sched), c->steal ? " with stealing" : "");
+}
+
 void ng_bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
 			  const struct ng_bench_result *r)
 {
@@ -231,16 +269,17 @@ void ng_bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
 
 	printf("ngemu bench %s: %s (%s)\n", r->workload,
 	       r->verified ? "verified" : "FAILED", r->verify);
-	printf("system     %s: %u GPUs x %u SMs on %u NUMA node%s, backend %s, %u worker thread%s%s\n",
-	       cfg->preset, cfg->gpus, cfg->sms, nnodes, nnodes == 1 ? "" : "s",
-	       r->kmod ? "kmod" : "user",
+	printf("system     %s (preset %s): %u GPUs x %u SMs on %u NUMA node%s, backend %s, %u worker thread%s%s\n",
+	       ng_bench_system_name(cfg), cfg->preset, cfg->gpus, cfg->sms,
+	       nnodes, nnodes == 1 ? "" : "s", r->kmod ? "kmod" : "user",
 	       r->threads, r->threads == 1 ? "" : "s",
 	       cfg->deterministic ? " (deterministic)" : "");
-	printf("model      line %u B, page %s, L2 %s/GPU, local %g GB/s %g ns, link %g GB/s %g ns%s\n",
+	print_mechanisms(cfg);
+	printf("model      line %u B, page %s, local %g GB/s %g ns, link %g GB/s %g ns, %g warp instructions/cycle/SM%s\n",
 	       cfg->line, ng_format_bytes(cfg->page, b1, sizeof(b1)),
-	       cfg->l2_size ? ng_format_bytes(cfg->l2_size, b2, sizeof(b2)) : "off",
 	       cfg->local_bw, cfg->local_latency_ns, cfg->link_bw,
-	       cfg->link_latency_ns, cfg->inject ? ", injected" : "");
+	       cfg->link_latency_ns, cfg->ipc, cfg->inject ? ", injected" : "");
+	(void)b2;
 	printf("workload   %s per array, %llu elements, %u iteration%s, placement %s, sched %s%s\n",
 	       ng_format_bytes(r->size, b1, sizeof(b1)),
 	       (unsigned long long)r->elements, r->iters, r->iters == 1 ? "" : "s",

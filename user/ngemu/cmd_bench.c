@@ -98,6 +98,49 @@ static void progress_cb(void *ctx, unsigned int done, unsigned int total)
 	}
 }
 
+/*
+ * First touch homed every page where its blocks run: the remote path (L2,
+ * RDC, links, coherence) never ran. Show it at work on the same workload
+ * with pages interleaved over the GPUs.
+ */
+static void show_remote_path(const struct ng_config *base,
+			     const struct ng_workload *wl,
+			     const struct ng_bench_opts *o)
+{
+	struct ng_config c = *base;
+	struct ng_bench_opts oo = *o;
+	struct ng_bench_result *r = calloc(1, sizeof(*r));
+	struct ng_system *sys;
+	char err[512], b1[32], b2[32], b3[32];
+
+	printf("\nfirst touch homed every page on the GPU whose blocks use it: 100%% local by\n"
+	       "design, so the remote path never ran. The same %s with --placement fgp:\n",
+	       wl->name);
+	c.placement = NG_PLACE_FGP;
+	oo.native = false;
+	oo.progress = NULL;
+	if (!r || ng_system_create(&sys, &c, err, sizeof(err))) {
+		printf("remote     (could not run it: %s)\n", r ? err : "out of memory");
+		free(r);
+		return;
+	}
+	if (ng_bench_run(sys, wl, &oo, r, err, sizeof(err))) {
+		printf("remote     (could not run it: %s)\n", err);
+	} else {
+		const struct ng_counters *t = &r->total;
+
+		printf("remote     %s: modeled %s (%.1f GB/s), %.1f%% remote, L2 hit %.1f%%, RDC hit %.1f%%, %s over links, %s invalidates\n",
+		       r->verified ? "verified" : "FAILED",
+		       ng_fmt_dur(r->modeled_s, b1, sizeof(b1)), r->modeled_bw,
+		       100 * r->remote_frac, 100 * r->l2_hit_rate,
+		       100 * r->rdc_hit_rate,
+		       ng_format_bytes(r->link_bytes, b2, sizeof(b2)),
+		       ng_fmt_si((double)t->v[NG_CTR_INV_MSGS], b3, sizeof(b3)));
+	}
+	ng_system_destroy(sys);
+	free(r);
+}
+
 /* The workloads by suite; one may stand in several. */
 static void print_list(bool json)
 {
@@ -304,10 +347,15 @@ int ng_cmd_bench(int argc, char **argv)
 		fprintf(stderr, "ngemu bench: %s\n", err);
 		return NG_EXIT_FAIL;
 	}
-	if (json)
+	if (json) {
 		ng_bench_print_json(&cfg, r);
-	else
+	} else {
 		ng_bench_print_human(&cfg, ng_system_nnodes(sys), r);
+		if (r->verified && cfg.placement == NG_PLACE_FIRST_TOUCH &&
+		    r->total.v[NG_CTR_REQ] && !r->total.v[NG_CTR_REMOTE] &&
+		    !r->total.v[NG_CTR_HOST] && cfg.gpus > 1)
+			show_remote_path(&cfg, wl, &o);
+	}
 	ret = r->verified ? NG_EXIT_OK : NG_EXIT_FAIL;
 	if (!r->verified)
 		fprintf(stderr, "ngemu bench %s: verification failed: %s\n",

@@ -75,9 +75,15 @@ TEST_F(bench, calibration_and_list)
 	EXPECT_EQ(0, self->r.status);
 	EXPECT_NE(NULL, strstr(self->r.out, "pointer-chase"));
 	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("bench", "remote-stream", "--size",
-					     "4M", "--deterministic")));
+					     "4M", "--deterministic", "--rdc-size",
+					     "0")));
 	EXPECT_EQ(0, self->r.status) TH_LOG("%s", self->r.err);
 	EXPECT_NE(NULL, strstr(self->r.out, "configured 64.00 GB/s"));
+	/* with a remote data cache there is no baseline to calibrate */
+	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("bench", "pointer-chase")));
+	EXPECT_EQ(2, self->r.status);
+	EXPECT_NE(NULL, strstr(self->r.err, "run it with --rdc-size 0"))
+		TH_LOG("%s", self->r.err);
 }
 
 TEST_F(bench, config_show)
@@ -119,7 +125,8 @@ TEST_F(bench, presets_say_what_they_turn_on)
 /* The component registry as the configuration sees it. */
 TEST_F(bench, components_follow_the_config)
 {
-	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("config", "--components")));
+	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("config", "--components",
+					     "--rdc-size", "0")));
 	EXPECT_EQ(0, self->r.status) TH_LOG("%s", self->r.err);
 	EXPECT_NE(NULL, strstr(self->r.out, "rdc    off"));
 	EXPECT_NE(NULL, strstr(self->r.out, "l2     on "));

@@ -96,7 +96,7 @@ TEST(sidecar_tag_bits_and_configs_that_do_not_fit)
 	cfg.sms = 1;
 	cfg.deterministic = true;
 	cfg.mem_per_gpu = 4ULL << 40;
-	cfg.rdc_size = 128;
+	ASSERT_EQ(0, ng_config_set(&cfg, "rdc-size", "128", err, sizeof(err)));
 	if (ng_system_create(&sys, &cfg, err, sizeof(err)) == -ENOMEM &&
 	    !strstr(err, "ECC")) {
 		/* the address space could not be reserved here */
@@ -195,6 +195,7 @@ static void rdc_up_l2(struct __test_metadata *_metadata,
 	self->cfg.mem_per_gpu = 16 << 20;
 	self->cfg.l2_size = l2;
 	self->cfg.rdc_size = 64 << 10;
+	self->cfg.rdc_pct = 0;
 	self->cfg.coherence = coh;
 	self->cfg.imst_reset = reset;
 	self->cfg.deterministic = true;
@@ -572,8 +573,8 @@ TEST(rwshare_fails_without_coherence_and_verifies_with_it)
 	static const char *const none[] = { "rdc-size", "4M", "coherence", "none", NULL };
 	static const char *const swc[] = { "rdc-size", "4M", "coherence", "swc", NULL };
 	static const char *const hwc[] = { "rdc-size", "4M", "coherence", "hwc", NULL };
-	static const char *const ro[] = { "replicate", "ro", NULL };
-	static const char *const all[] = { "replicate", "all", NULL };
+	static const char *const ro[] = { "replicate", "ro", "rdc-size", "0", NULL };
+	static const char *const all[] = { "replicate", "all", "rdc-size", "0", NULL };
 	struct ng_bench_result *r = calloc(1, sizeof(*r));
 	char err[512];
 
@@ -617,6 +618,7 @@ TEST(report_adds_up_and_carve_falls_back_to_host)
 	cfg.l2_size = 256 << 10;
 	cfg.mem_per_gpu = 64 << 20;
 	cfg.rdc_size = 4 << 20;
+	cfg.rdc_pct = 0;
 	cfg.deterministic = true;
 	ASSERT_EQ(0, ng_system_create(&sys, &cfg, err, sizeof(err))) TH_LOG("%s", err);
 	ASSERT_EQ(0, ng_bench_run(sys, ng_workload_find("spmv"), &o, r, err,

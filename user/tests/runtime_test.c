@@ -207,6 +207,9 @@ static void small_config(struct ng_config *c)
 	c->fgp_granularity = 256;
 	c->mem_per_gpu = 64 << 20;
 	c->deterministic = true;
+	/* the NUMA-GPU baseline: no remote data cache */
+	c->rdc_size = 0;
+	c->rdc_pct = 0;
 }
 
 TEST(placement_home)
@@ -571,6 +574,9 @@ TEST(calibration_deterministic)
 	ASSERT_NE(NULL, r);
 	ASSERT_EQ(0, ng_config_preset(&cfg, "carve", NULL, 0));
 	cfg.deterministic = true;
+	/* the calibration is the NUMA-GPU baseline's */
+	cfg.rdc_size = 0;
+	cfg.rdc_pct = 0;
 	bench(_metadata, &cfg, "local-stream", 16 << 20, 1, r);
 	EXPECT_LT(r->error_pct < 0 ? -r->error_pct : r->error_pct, 5.0)
 		TH_LOG("local %.1f GB/s vs %.1f", r->measured, r->expected);

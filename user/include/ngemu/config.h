@@ -93,6 +93,7 @@ struct ng_config {
 	uint64_t shared_bytes;		/* shared memory per block */
 	/* CARVE (model/rdc.c): RDC carved out of each GPU's memory */
 	uint64_t rdc_size;		/* per GPU; 0: no RDC */
+	double rdc_pct;			/* > 0: rdc_size is this % of mem-per-gpu */
 	enum ng_coherence coherence;	/* of the RDC */
 	double imst_reset;		/* HWC: chance a local write resets to private */
 	enum ng_replicate replicate;	/* software replication baseline */
@@ -115,6 +116,7 @@ const char *ng_config_preset_missing(const char *name);
 enum ng_key_type {
 	NG_KEY_UINT,		/* unsigned int, a whole number */
 	NG_KEY_SIZE,		/* uint64_t, a size: 4096, 64K, 2M, 1G */
+	NG_KEY_SIZE_PCT,	/* a size, or "P%" of mem-per-gpu (double at pct_off) */
 	NG_KEY_DOUBLE,
 	NG_KEY_BOOL,		/* bool: yes/no, on/off, true/false, 1/0 */
 	NG_KEY_ENUM,		/* an enum: one of names[] */
@@ -130,6 +132,7 @@ struct ng_key {
 	const char *help;
 	const char *const *names;	/* NG_KEY_ENUM: value names, by value */
 	unsigned int nnames;
+	size_t pct_off;			/* NG_KEY_SIZE_PCT: the percentage */
 };
 
 #define NG_KEY_OFF(field)	offsetof(struct ng_config, field)
@@ -167,6 +170,13 @@ void ng_config_format(const struct ng_config *cfg, const struct ng_key *k,
  */
 int ng_config_load(struct ng_config *cfg, const char *path,
 		   char *err, size_t errlen);
+
+/*
+ * Turn the sizes given as a share of memory (rdc-size 6.25%) into bytes,
+ * for the configuration's final mem-per-gpu and line. ng_config_from_args()
+ * and ng_system_create() do it; call it after setting keys by hand.
+ */
+void ng_config_resolve(struct ng_config *cfg);
 
 /* Cross-parameter checks (line <= page, powers of two, ...). */
 int ng_config_validate(const struct ng_config *cfg, char *err, size_t errlen);

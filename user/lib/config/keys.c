@@ -156,6 +156,13 @@ void ng_config_format(const struct ng_config *c, const struct ng_key *k,
 	case NG_KEY_UINT:
 		snprintf(buf, len, "%u", *(const unsigned int *)p);
 		break;
+	case NG_KEY_SIZE_PCT:
+		if (*(const double *)((const char *)c + k->pct_off) > 0) {
+			snprintf(buf, len, "%g%%",
+				 *(const double *)((const char *)c + k->pct_off));
+			break;
+		}
+		/* fall through */
 	case NG_KEY_SIZE:
 		format_size(*(const uint64_t *)p, buf, len);
 		break;

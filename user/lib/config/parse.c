@@ -115,6 +115,35 @@ static int set_place(struct ng_config *c, const char *value, char *err,
 	return 0;
 }
 
+/* "6.25%": a share of each GPU's memory, in bytes once resolved. */
+static int set_pct(struct ng_config *c, const struct ng_key *k,
+		   const char *value, char *err, size_t errlen)
+{
+	char *end;
+	double p;
+
+	errno = 0;
+	p = strtod(value, &end);
+	if (end == value || strcmp(end, "%") || errno || !(p > 0 && p < 100)) {
+		ng_seterr(err, errlen,
+			  "%s: '%s' is not a share of memory above 0%% and below 100%%",
+			  k->name, value);
+		return -EINVAL;
+	}
+	*(double *)(void *)((char *)c + k->pct_off) = p;
+	ng_config_resolve(c);
+	return 0;
+}
+
+void ng_config_resolve(struct ng_config *c)
+{
+	if (c->rdc_pct > 0 && c->line) {
+		uint64_t b = (uint64_t)((double)c->mem_per_gpu * c->rdc_pct / 100);
+
+		c->rdc_size = b / c->line * c->line;
+	}
+}
+
 int ng_config_set(struct ng_config *c, const char *key, const char *value,
 		  char *err, size_t errlen)
 {
@@ -154,9 +183,12 @@ int ng_config_set(struct ng_config *c, const char *key, const char *value,
 		*(unsigned int *)(void *)(base + k->off) = (unsigned int)n;
 		break;
 	}
+	case NG_KEY_SIZE_PCT:
 	case NG_KEY_SIZE: {
 		uint64_t n;
 
+		if (k->type == NG_KEY_SIZE_PCT && strchr(value, '%'))
+			return set_pct(c, k, value, err, errlen);
 		if (ng_parse_size(value, &n)) {
 			ng_seterr(err, errlen,
 				  "%s: '%s' is not a size (e.g. 4096, 64K, 2M, 1G)",
@@ -169,6 +201,8 @@ int ng_config_set(struct ng_config *c, const char *key, const char *value,
 			return -EINVAL;
 		}
 		*(uint64_t *)(void *)(base + k->off) = n;
+		if (k->type == NG_KEY_SIZE_PCT)
+			*(double *)(void *)(base + k->pct_off) = 0;
 		break;
 	}
 	case NG_KEY_DOUBLE: {
@@ -386,5 +420,6 @@ int ng_config_from_args(struct ng_config *cfg, int argc, char **argv,
 			return -EINVAL;
 		}
 	}
+	ng_config_resolve(cfg);
 	return ng_config_validate(cfg, err, errlen);
 }

@@ -51,7 +51,8 @@ int ng_config_validate(const struct ng_config *c, char *err, size_t errlen)
 	}
 	if (c->rdc_size && c->replicate != NG_REPL_NONE) {
 		ng_seterr(err, errlen,
-			  "rdc-size and replicate are separate systems: use one of them");
+			  "rdc-size and replicate are separate systems: with replicate %s, set rdc-size 0 (the carve preset has an RDC)",
+			  ng_replicate_name(c->replicate));
 		return -EINVAL;
 	}
 	if (c->mem_per_gpu % c->page) {

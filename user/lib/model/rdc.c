@@ -321,8 +321,10 @@ static void rdc_invalidate(void *priv, unsigned int gpu, uintptr_t line)
 }
 
 static const struct ng_key rdc_keys[] = {
-	NG_KEY_NUM("rdc-size", NG_KEY_SIZE, rdc_size, 0, (double)(1ULL << 40),
-		   "CARVE remote data cache per GPU, carved out of its memory (0: off)"),
+	{ .name = "rdc-size", .type = NG_KEY_SIZE_PCT,
+	  .off = NG_KEY_OFF(rdc_size), .pct_off = NG_KEY_OFF(rdc_pct),
+	  .min = 0, .max = (double)(1ULL << 40),
+	  .help = "CARVE remote data cache per GPU, carved out of its memory: bytes or a % of it (0: off)" },
 	NG_KEY_CHOICE("coherence", coherence, ng_coherence_names,
 		      "RDC coherence: none, swc, hwc"),
 	{ .name = NULL },

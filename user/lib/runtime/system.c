@@ -63,6 +63,7 @@ int ng_system_create(struct ng_system **out, const struct ng_config *cfg,
 		return -ENOMEM;
 	}
 	sys->cfg = *cfg;
+	ng_config_resolve(&sys->cfg);
 	ret = ng_config_validate(&sys->cfg, err, errlen);
 	if (ret)
 		goto fail;

@@ -54,6 +54,22 @@ static inline void wl_check_kmod(struct ng_system *sys, const struct ng_buf *b,
 	}
 }
 
+/*
+ * The calibration workloads measure the NUMA-GPU baseline's parameters;
+ * a remote data cache and its coherence add costs of their own.
+ */
+static inline int wl_calibration_baseline(struct ng_system *sys,
+					  const struct ng_bench_result *r,
+					  char *err, size_t errlen)
+{
+	if (!ng_system_config(sys)->rdc_size)
+		return 0;
+	ng_seterr(err, errlen,
+		  "%s calibrates the baseline model, which the remote data cache and its coherence would change: run it with --rdc-size 0",
+		  r->workload);
+	return -EINVAL;
+}
+
 static inline void wl_progress(const struct ng_bench_opts *o, unsigned int d,
 			       unsigned int n)
 {

@@ -65,6 +65,10 @@ static int chase_run(struct ng_system *sys, const struct ng_bench_opts *o,
 	uint32_t *perm, *next, at = 0;
 	int ret;
 
+	ret = wl_calibration_baseline(sys, r, err, errlen);
+	if (ret)
+		return ret;
+
 	if (cfg->gpus < 2) {
 		ng_seterr(err, errlen, "%s needs at least 2 GPUs", r->workload);
 		return -EINVAL;
@@ -135,7 +139,7 @@ static int chase_run(struct ng_system *sys, const struct ng_bench_opts *o,
 const struct ng_workload ng_wl_pointer_chase = {
 	.name = "pointer-chase",
 	.suites = NG_SUITE_CALIB,
-	.desc = "calibration: GPU 0 chases pointers in GPU 1's memory; expect the remote load latency",
+	.desc = "calibration: GPU 0 chases pointers in GPU 1's memory; expect the remote load latency (--rdc-size 0)",
 	.default_size = 4ULL << 20,
 	.default_iters = 1,
 	.narrays = 1,

@@ -63,6 +63,10 @@ int wl_stream_run(struct ng_system *sys, const struct ng_bench_opts *o,
 	uint32_t *v;
 	int ret;
 
+	ret = wl_calibration_baseline(sys, r, err, errlen);
+	if (ret)
+		return ret;
+
 	s.n = o->size / 4;
 	if (!s.n) {
 		ng_seterr(err, errlen, "%s: size must hold at least one word",
