@@ -176,6 +176,15 @@ bench-carve: user
 		echo; \
 	done
 
+# Threaded against deterministic modeled time, every compare workload under
+# every compare system, 5 threaded runs each (a few minutes here).
+.PHONY: bench-agreement
+bench-agreement: user
+	$(Q)rc=0; for w in stream-triad rwshare randaccess hotspot spmv bfs; do \
+		$(NGEMU) bench --compare $$w --agreement 5 $(BENCH_ARGS) || rc=1; \
+		echo; \
+	done; exit $$rc
+
 check-user: tests user
 	$(Q)NGEMU=$(abspath $(NGEMU)) tools/ksft-run.sh -s user -t 600 $(UTESTS)
 

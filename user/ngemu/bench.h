@@ -25,6 +25,24 @@ void ng_bench_counters_json(struct ng_json *j, const struct ng_counters *c);
 const char *ng_fmt_si(double v, char *buf, size_t len);
 const char *ng_fmt_dur(double s, char *buf, size_t len);
 
+/* A system of --compare: how it sets the configuration. */
+struct cmp_system {
+	const char *name;
+	const char *desc;
+	const char *rdc;		/* "keep": the configured rdc-size */
+	const char *coherence;
+	const char *replicate;
+};
+
+#define CMP_NSYS_MAX	8
+
+const struct cmp_system *ng_cmp_find(const char *name, size_t len);
+int ng_cmp_apply(struct ng_config *c, const struct cmp_system *s,
+		 uint64_t rdc, char *err, size_t errlen);
+/* The systems of a comma list; 0 after a usage error (printed). */
+unsigned int ng_cmp_systems(const char *list,
+			    const struct cmp_system *sel[CMP_NSYS_MAX]);
+
 /*
  * --compare (cmd_compare.c): the options compare mode starts from, the
  * default systems, and the run. @fmt: 0 human, 1 JSON, 2 CSV.
@@ -37,5 +55,14 @@ int ng_bench_compare(const struct ng_config *base,
 		     const struct ng_workload *wl,
 		     const struct ng_bench_opts *o, const char *systems,
 		     const char *sweep, int fmt);
+
+/*
+ * --compare --agreement N (cmd_agreement.c): each system once with
+ * --deterministic and N times threaded; the modeled times side by side.
+ */
+int ng_bench_agreement(const struct ng_config *base,
+		       const struct ng_workload *wl,
+		       const struct ng_bench_opts *o, const char *systems,
+		       unsigned int runs, bool json);
 
 #endif /* NGEMU_CMD_BENCH_H */

@@ -46,6 +46,10 @@ static void bench_usage(FILE *out)
 		"      --sweep K=V,..  with --compare: repeat for each value of a config key\n"
 		"                      (e.g. rdc-size=1M,2M,4M,8M or link-bw=32,64,128)\n"
 		"      --csv           with --compare: comma-separated output\n"
+		"      --agreement N   with --compare: each system once --deterministic and\n"
+		"                      N times threaded, the modeled times side by side (exit 1\n"
+		"                      if a threaded mean is off by more than 2%% or runs\n"
+		"                      differ by more than 1%%)\n"
 		"  -j, --json          machine-readable output\n"
 		"  -h, --help          show this help and exit\n"
 		"\n"
@@ -207,6 +211,7 @@ int ng_cmd_bench(int argc, char **argv)
 	const struct ng_workload *wl = NULL;
 	struct ng_system *sys;
 	bool json = false, list = false, prefetch = false, paper = false;
+	unsigned int agreement = 0;
 	char err[512];
 	int nrest = 0, ret;
 
@@ -233,7 +238,8 @@ int ng_cmd_bench(int argc, char **argv)
 		const char *a = rest[i], *val = NULL;
 
 		if (!strncmp(a, "--size", 6) || !strncmp(a, "--iters", 7) ||
-		    !strncmp(a, "--systems", 9) || !strncmp(a, "--sweep", 7)) {
+		    !strncmp(a, "--systems", 9) || !strncmp(a, "--sweep", 7) ||
+		    !strncmp(a, "--agreement", 11)) {
 			const char *eq = strchr(a, '=');
 
 			if (eq)
@@ -254,6 +260,15 @@ int ng_cmd_bench(int argc, char **argv)
 			systems = val;
 		} else if (!strncmp(a, "--sweep", 7) && (a[7] == '\0' || a[7] == '=')) {
 			sweep = val;
+		} else if (!strncmp(a, "--agreement", 11) && (a[11] == '\0' || a[11] == '=')) {
+			char *end;
+			unsigned long n = strtoul(val, &end, 10);
+
+			if (!*val || *end || !n || n > 100)
+				return ng_usage_error("bench",
+						      "--agreement: '%s' is not a count of runs (1-100)",
+						      val);
+			agreement = (unsigned int)n;
 		} else if (!strcmp(a, "--list")) {
 			list = true;
 		} else if (!strcmp(a, "--prefetch")) {
@@ -299,10 +314,18 @@ int ng_cmd_bench(int argc, char **argv)
 			return ng_usage_error("bench", "--size paper: no paper gives a size for %s",
 					      wl->name);
 	}
-	if ((systems || sweep || fmt == 2) && !compare)
-		return ng_usage_error("bench", "--systems, --sweep and --csv go with --compare");
+	if ((systems || sweep || fmt == 2 || agreement) && !compare)
+		return ng_usage_error("bench", "--systems, --sweep, --csv and --agreement go with --compare");
+	if (agreement && (sweep || fmt == 2))
+		return ng_usage_error("bench", "--agreement does not go with --sweep or --csv");
 	if (prefetch && compare)
 		return ng_usage_error("bench", "--prefetch does not go with --compare");
+	if (compare && agreement) {
+		o.native = false;
+		return ng_bench_agreement(&cfg, wl, &o,
+					  systems ? systems : ng_cmp_default,
+					  agreement, json);
+	}
 	if (compare) {
 		o.native = false;	/* only stream-triad has one */
 		return ng_bench_compare(&cfg, wl, &o, systems ? systems : ng_cmp_default,

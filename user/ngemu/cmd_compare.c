@@ -21,14 +21,6 @@
 #include "ngemu/util/json.h"
 #include "ngemu/workloads/workload.h"
 
-struct cmp_system {
-	const char *name;
-	const char *desc;
-	const char *rdc;		/* "keep": the configured rdc-size */
-	const char *coherence;
-	const char *replicate;
-};
-
 static const struct cmp_system cmp_systems[] = {
 	{ "numa-gpu", "NUMA-GPU: L2 caching of remote lines only", "0", NULL, "none" },
 	{ "repl-ro", "NUMA-GPU + replication of read-only shared pages", "0", NULL, "ro" },
@@ -39,6 +31,7 @@ static const struct cmp_system cmp_systems[] = {
 };
 
 #define CMP_NSYS (sizeof(cmp_systems) / sizeof(cmp_systems[0]))
+_Static_assert(CMP_NSYS <= CMP_NSYS_MAX, "bench.h's CMP_NSYS_MAX holds them");
 const char ng_cmp_default[] = "numa-gpu,repl-ro,carve-swc,carve-hwc,carve-none,ideal";
 
 /*
@@ -65,7 +58,7 @@ struct cmp_row {
 	uint64_t inv_msgs;
 };
 
-static const struct cmp_system *cmp_find(const char *name, size_t len)
+const struct cmp_system *ng_cmp_find(const char *name, size_t len)
 {
 	for (size_t i = 0; i < CMP_NSYS; i++)
 		if (strlen(cmp_systems[i].name) == len &&
@@ -74,8 +67,8 @@ static const struct cmp_system *cmp_find(const char *name, size_t len)
 	return NULL;
 }
 
-static int cmp_apply(struct ng_config *c, const struct cmp_system *s,
-		     uint64_t rdc, char *err, size_t errlen)
+int ng_cmp_apply(struct ng_config *c, const struct cmp_system *s,
+		 uint64_t rdc, char *err, size_t errlen)
 {
 	char v[32];
 	int ret;
@@ -195,34 +188,47 @@ static void cmp_print_json(const struct ng_config *cfg, const struct cmp_row *ro
 	ng_json_finish(&j);
 }
 
+unsigned int ng_cmp_systems(const char *list,
+			    const struct cmp_system *sel[CMP_NSYS_MAX])
+{
+	unsigned int n = 0;
+
+	for (const char *p = list; *p;) {
+		size_t len = strcspn(p, ",");
+		const struct cmp_system *s = ng_cmp_find(p, len);
+
+		if (!s) {
+			ng_usage_error("bench", "--systems: unknown system '%.*s' (known: numa-gpu, repl-ro, carve-none, carve-swc, carve-hwc, ideal)",
+				       (int)len, p);
+			return 0;
+		}
+		if (n < CMP_NSYS_MAX)
+			sel[n++] = s;
+		p += len;
+		if (*p)
+			p++;
+	}
+	if (!n)
+		ng_usage_error("bench", "--systems: no system given");
+	return n;
+}
+
 /* ngemu bench --compare: every system of @systems (and sweep value) in turn. */
 int ng_bench_compare(const struct ng_config *base,
 		     const struct ng_workload *wl,
 		     const struct ng_bench_opts *o, const char *systems,
 		     const char *sweep, int fmt)
 {
-	const struct cmp_system *sel[CMP_NSYS];
+	const struct cmp_system *sel[CMP_NSYS_MAX];
 	char key[32] = "", vals[256] = "", err[512];
 	const char *values[32];
 	unsigned int nsel = 0, nval = 0, nrows = 0, failed = 0;
 	struct cmp_row *rows;
 	int ret = NG_EXIT_OK;
 
-	for (const char *p = systems; *p;) {
-		size_t len = strcspn(p, ",");
-		const struct cmp_system *s = cmp_find(p, len);
-
-		if (!s)
-			return ng_usage_error("bench", "--systems: unknown system '%.*s' (known: numa-gpu, repl-ro, carve-none, carve-swc, carve-hwc, ideal)",
-					      (int)len, p);
-		if (nsel < CMP_NSYS)
-			sel[nsel++] = s;
-		p += len;
-		if (*p)
-			p++;
-	}
+	nsel = ng_cmp_systems(systems, sel);
 	if (!nsel)
-		return ng_usage_error("bench", "--systems: no system given");
+		return NG_EXIT_USAGE;
 	if (sweep) {
 		const char *eq = strchr(sweep, '=');
 		char *save = NULL, *tok;
@@ -259,7 +265,7 @@ int ng_bench_compare(const struct ng_config *base,
 				free(rows);
 				return ng_usage_error("bench", "--sweep: %s", err);
 			}
-			if (cmp_apply(&c, sel[i], c.rdc_size, err, sizeof(err))) {
+			if (ng_cmp_apply(&c, sel[i], c.rdc_size, err, sizeof(err))) {
 				free(rows);
 				return ng_usage_error("bench", "%s", err);
 			}
