@@ -24,6 +24,7 @@ int ng_model_init(struct ng_model *m, const struct ng_config *cfg,
 	m->space = space;
 	m->ngpus = cfg->gpus;
 	m->mlp = cfg->mlp;
+	m->line_shift = (unsigned int)__builtin_ctz(cfg->line);
 	m->mem_latency = (ng_ticks)(cfg->local_latency_ns * NG_TICKS_PER_NS);
 	/* an emulated SM issues for sm_scale real SMs, one request a cycle each */
 	issue_ns = 1.0 / cfg->freq_ghz / cfg->sm_scale;

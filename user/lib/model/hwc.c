@@ -13,7 +13,8 @@
  * and changes it (a read that changes it writes the ECC back, one more).
  * A writer whose L2 or RDC holds the line decides from the IMST copy kept
  * with it and broadcasts at once, without the home; otherwise the home
- * decides. An invalidate is one flit to every GPU but the writer and the
+ * decides (at once when the line is read-write shared, which a write
+ * cannot change but for a local write's reset). An invalidate is one flit to every GPU but the writer and the
  * home, and drops the line from the L2 and the RDC. Atomics count as
  * writes. A local write to a shared line resets it to private with
  * probability imst-reset, after broadcasting.
@@ -49,6 +50,7 @@ struct hwc_ev {
 	uint8_t gpu;		/* requester */
 	uint8_t op;		/* enum ng_op */
 	uint8_t copy;		/* the writer broadcast already */
+	uint8_t reset;		/* a local write whose reset draw came up */
 };
 
 struct ev_log {
@@ -75,6 +77,7 @@ struct hwc {
 	uint64_t *written[NG_MAX_GPUS];
 	bool any_written[NG_MAX_GPUS];
 	uint64_t rng[NG_MAX_GPUS];	/* per home: the reset draws */
+	uint64_t wrng[NG_MAX_GPUS];	/* per writer: draws decided at once */
 	struct ev_log gather[NG_MAX_GPUS];	/* per home, phase 0 */
 };
 
@@ -94,8 +97,10 @@ static void hwc_destroy(void *priv)
 		free(h->written[a]);
 		free(h->gather[a].e);
 	}
-	if (h->sc)
+	if (h->sc) {
+		h->m->home_sc = NULL;
 		munmap((void *)h->sc, h->sc_bytes);
+	}
 	free(h);
 }
 
@@ -121,11 +126,13 @@ static int hwc_create(struct ng_model *m, void **priv, char *err, size_t errlen)
 		h->sc = NULL;
 		goto nomem;
 	}
+	m->home_sc = h->sc;
 	for (unsigned int g = 0; g < h->ngpus; g++) {
 		h->written[g] = calloc(WRITTEN_BITS / 64, sizeof(uint64_t));
 		if (!h->written[g])
 			goto nomem;
 		h->rng[g] = (c->seed + 1) * 0x9e3779b97f4a7c15ULL ^ (g + 1);
+		h->wrng[g] = (c->seed + 7) * 0xbf58476d1ce4e5b9ULL ^ (g + 1);
 	}
 	*priv = h;
 	return 0;
@@ -180,7 +187,7 @@ static unsigned int written_bit(uint64_t li)
 }
 
 static void log_event(struct hwc *h, const struct ng_req *r, uint64_t li,
-		      bool copy)
+		      bool copy, bool reset)
 {
 	struct ev_log *l = &h->log[r->gpu][r->home];
 
@@ -189,12 +196,30 @@ static void log_event(struct hwc *h, const struct ng_req *r, uint64_t li,
 	l->e[l->n++] = (struct hwc_ev){ .li = li, .t = r->t,
 					.seq = h->seq[r->gpu]++,
 					.gpu = (uint8_t)r->gpu,
-					.op = (uint8_t)r->op, .copy = copy };
+					.op = (uint8_t)r->op, .copy = copy,
+					.reset = reset };
 }
 
-/* The writer holds the line: it broadcasts now, from its own link ports. */
-static void writer_broadcast(struct hwc *h, struct ng_sm *sm,
-			     const struct ng_req *r, uint64_t li)
+static uint32_t draw(uint64_t *state)
+{
+	uint64_t x = *state;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	*state = x;
+	return (uint32_t)(x >> 32);
+}
+
+/*
+ * A broadcast decided at once from a link's ports (@from: the writer, or
+ * the home when the line is read-write shared whatever else the interval
+ * brings), booked by the writing SM: to every GPU but the writer and the
+ * home.
+ */
+static void broadcast_now(struct hwc *h, struct ng_sm *sm,
+			  const struct ng_req *r, uint64_t li,
+			  unsigned int from, ng_ticks t)
 {
 	struct ng_model *m = h->m;
 
@@ -203,8 +228,7 @@ static void writer_broadcast(struct hwc *h, struct ng_sm *sm,
 
 		if (g == r->gpu || g == r->home)
 			continue;
-		(void)ng_reserve(sm, ng_res_link(m, r->gpu, g), r->t0, h->flit,
-				 &dur);
+		(void)ng_reserve(sm, ng_res_link(m, from, g), t, h->flit, &dur);
 		inv_add(&h->inv[r->gpu][g], li);
 		sm->ctr.v[NG_CTR_INV_MSGS]++;
 		sm->ctr.v[NG_CTR_INV_BYTES] += h->flit;
@@ -229,16 +253,18 @@ static bool hwc_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 		/* only a read that can change the state needs the home's books */
 		if (local ? st == NG_IMST_UNCACHED
 			  : st == NG_IMST_UNCACHED || st == NG_IMST_PRIVATE)
-			log_event(h, r, li, false);
+			log_event(h, r, li, false, false);
 		return false;
 	}
 	copy = r->flags & NG_REQ_COPY;
-	/* a local write to a private line changes nothing but the data */
-	if (!(local && !copy && st == NG_IMST_PRIVATE))
-		log_event(h, r, li, copy);
 	if (copy && shared((r->flags >> NG_REQ_COPY_SHIFT) & 3u)) {
-		writer_broadcast(h, sm, r, li);
-	} else if (r->op == NG_OP_STORE) {
+		/* the writer holds the line: it broadcasts, from its ports */
+		broadcast_now(h, sm, r, li, r->gpu, r->t0);
+		if (local ? st != NG_IMST_PRIVATE : st != NG_IMST_RWSHARED)
+			log_event(h, r, li, true, false);
+		goto written;
+	}
+	if (r->op == NG_OP_STORE) {
 		/*
 		 * No copy: the controller reads the line's ECC before it
 		 * writes (the write queues behind the read; its latency is
@@ -249,6 +275,20 @@ static bool hwc_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 		sm->ctr.v[NG_CTR_IMST_READS]++;
 		sm->ctr.v[NG_CTR_MEM_ACC]++;
 	}
+	if (st == NG_IMST_RWSHARED) {
+		/*
+		 * Read-write shared stays so (but for a local write's reset):
+		 * the home broadcasts whatever else the interval brings.
+		 */
+		if (local && draw(&h->wrng[r->gpu]) < h->reset_threshold)
+			log_event(h, r, li, false, true);
+		else
+			broadcast_now(h, sm, r, li, r->home, r->t);
+	} else if (!(local && st == NG_IMST_PRIVATE)) {
+		/* a local write to a private line changes nothing but data */
+		log_event(h, r, li, false, false);
+	}
+written:
 	h->written[r->gpu][written_bit(li) / 64] |= 1ULL << (written_bit(li) % 64);
 	h->any_written[r->gpu] = true;
 	return false;
@@ -267,16 +307,6 @@ static int ev_cmp(const void *a, const void *b)
 	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
-static uint32_t draw(struct hwc *h, unsigned int home)
-{
-	uint64_t x = h->rng[home];
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	h->rng[home] = x;
-	return (uint32_t)(x >> 32);
-}
 
 /* The home broadcasts: one flit to every GPU but the writer and itself. */
 static void home_broadcast(struct hwc *h, unsigned int home, uint64_t li,
@@ -323,8 +353,10 @@ static void apply_line(struct hwc *h, unsigned int home,
 		bool reset = false, bcast;
 		unsigned int nst;
 
-		if (local && write && shared(st))
-			reset = draw(h, home) < h->reset_threshold;
+		if (e[i].reset)
+			reset = true;
+		else if (local && write && shared(st))
+			reset = draw(&h->rng[home]) < h->reset_threshold;
 		nst = ng_imst_next(st, local, write, reset, &bcast);
 		if (!write) {
 			if (!local)
@@ -406,17 +438,6 @@ static void hwc_sync(void *priv, unsigned int phase, unsigned int gpu)
 			;
 		apply_line(h, gpu, all->e + i, j - i);
 	}
-}
-
-unsigned int ng_hwc_copy_state(const struct ng_model *m, uintptr_t line)
-{
-	const struct hwc *h = ng_model_priv(m, &ng_hwc_component);
-	bool bcast;
-
-	if (!h)
-		return 0;
-	return ng_imst_next(imst_of(h, line_index(h, line)), false, false,
-			    false, &bcast);
 }
 
 int ng_hwc_sidecar(const struct ng_model *m, uintptr_t line, uint64_t *word)

@@ -11,9 +11,9 @@
  * write elsewhere invalidates them, and each line keeps a copy of its
  * home's IMST, which tells a writer to broadcast (CARVE IV-C).
  *
- * The SMs of a GPU share its L2; the GPU's host thread runs them, but an
- * invalidation may come from another thread's phase, so each set has a
- * small spin lock.
+ * The SMs of a GPU share its L2; only the GPU's own host thread touches it
+ * (its SMs, and its invalidations at the end of an interval), so it needs
+ * no lock.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -22,7 +22,6 @@
 #include "ngemu/model/hwc.h"
 #include "ngemu/model/model.h"
 #include "ngemu/util/err.h"
-#include "util/spinlock.h"
 
 #define EPOCH_MASK	0xfffffu
 #define IMST_SHIFT	20
@@ -44,7 +43,6 @@ struct l2_cache {
 	l2_tag *meta;
 	uint32_t *lru;
 	unsigned char *data;
-	_Atomic unsigned char *lock;
 	uint32_t *stamp;	/* per-set LRU clock */
 	uint32_t epoch;
 };
@@ -67,7 +65,6 @@ static void l2_destroy(void *priv)
 		free(l->c[g].meta);
 		free(l->c[g].lru);
 		free(l->c[g].data);
-		free((void *)l->c[g].lock);
 		free(l->c[g].stamp);
 	}
 	free(l);
@@ -95,10 +92,9 @@ static int l2_create(struct ng_model *m, void **priv, char *err, size_t errlen)
 		lc->meta = calloc(n, sizeof(*lc->meta));
 		lc->lru = calloc(n, sizeof(*lc->lru));
 		lc->data = calloc(n, l->line);
-		lc->lock = calloc(l->nsets, 1);
 		lc->stamp = calloc(l->nsets, sizeof(*lc->stamp));
 		lc->epoch = 1;
-		if (!lc->meta || !lc->lru || !lc->data || !lc->lock || !lc->stamp)
+		if (!lc->meta || !lc->lru || !lc->data || !lc->stamp)
 			goto nomem;
 	}
 	*priv = l;
@@ -148,7 +144,6 @@ static bool l2_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 	if (r->home == r->gpu)
 		return false;
 	set = set_of(l, r->line);
-	ng_spin_lock(&lc->lock[set]);
 	e = find(l, lc, set, r->line);
 	switch (r->op) {
 	case NG_OP_LOAD:
@@ -156,7 +151,6 @@ static bool l2_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 			lc->lru[(size_t)set * l->ways + (unsigned int)e] =
 				++lc->stamp[set];
 			memcpy(sm->linebuf, data_of(l, lc, set, e), l->line);
-			ng_spin_unlock(&lc->lock[set]);
 			r->src = sm->linebuf;
 			r->t += l->hit;
 			sm->ctr.v[NG_CTR_L2_HIT]++;
@@ -192,7 +186,6 @@ static bool l2_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 		}
 		break;
 	}
-	ng_spin_unlock(&lc->lock[set]);
 	return false;
 }
 
@@ -209,7 +202,6 @@ static void l2_respond(void *priv, struct ng_sm *sm, struct ng_req *r)
 		return;
 	lc = &l->c[r->gpu];
 	set = set_of(l, r->line);
-	ng_spin_lock(&lc->lock[set]);
 	w = &lc->meta[(size_t)set * l->ways];
 	lru = &lc->lru[(size_t)set * l->ways];
 	v = find(l, lc, set, r->line);	/* another SM may have filled it */
@@ -233,7 +225,6 @@ static void l2_respond(void *priv, struct ng_sm *sm, struct ng_req *r)
 	       (uint64_t)ng_hwc_copy_state(l->m, r->line) << IMST_SHIFT;
 	memcpy(data_of(l, lc, set, v), r->src, l->line);
 	lru[v] = ++lc->stamp[set];
-	ng_spin_unlock(&lc->lock[set]);
 }
 
 static void l2_kernel_end(void *priv, struct ng_sm *const *sms, unsigned int nsm)
@@ -271,13 +262,11 @@ static void l2_invalidate(void *priv, unsigned int gpu, uintptr_t line)
 	unsigned int set = set_of(l, line);
 	int e;
 
-	ng_spin_lock(&lc->lock[set]);
 	e = find(l, lc, set, line);
 	if (e >= 0) {
 		lc->meta[(size_t)set * l->ways + (unsigned int)e] = 0;
 		l->m->gctr[gpu].v[NG_CTR_L2_COH_INVAL]++;
 	}
-	ng_spin_unlock(&lc->lock[set]);
 }
 
 static bool l2_enabled(const struct ng_config *c)

@@ -33,14 +33,10 @@
 #include "ngemu/model/rdc.h"
 #include "ngemu/model/sidecar.h"
 #include "ngemu/util/err.h"
-#include "util/spinlock.h"
-
-#define RDC_LOCKS	4096	/* lock stripes per GPU */
 
 struct rdc_cache {
 	unsigned char *data;		/* the carve-out */
 	_Atomic uint64_t *sc;		/* sidecar, one 56-bit word per line */
-	_Atomic unsigned char *lock;
 	uint32_t epoch;
 };
 
@@ -64,7 +60,6 @@ static void rdc_destroy(void *priv)
 				 d->nlines * d->line);
 		if (d->c[g].sc)
 			munmap((void *)d->c[g].sc, d->nlines * sizeof(uint64_t));
-		free((void *)d->c[g].lock);
 	}
 	free(d);
 }
@@ -111,9 +106,6 @@ static int rdc_create(struct ng_model *m, void **priv, char *err, size_t errlen)
 			rc->sc = NULL;
 			goto nomem;
 		}
-		rc->lock = calloc(RDC_LOCKS, 1);
-		if (!rc->lock)
-			goto nomem;
 	}
 	*priv = d;
 	return 0;
@@ -126,12 +118,6 @@ nomem:
 static inline uint64_t line_index(const struct rdc *d, uintptr_t line)
 {
 	return (line - (uintptr_t)d->m->space->base) >> d->line_shift;
-}
-
-static inline _Atomic unsigned char *lock_of(struct rdc_cache *rc,
-					     uint64_t slot)
-{
-	return &rc->lock[slot & (RDC_LOCKS - 1)];
 }
 
 static inline unsigned char *data_of(const struct rdc *d,
@@ -165,13 +151,11 @@ static bool rdc_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 	rc = &d->c[r->gpu];
 	slot = li % d->nlines;
 	tag = li / d->nlines;
-	ng_spin_lock(lock_of(rc, slot));
 	w = atomic_load_explicit(&rc->sc[slot], memory_order_relaxed);
 	switch (r->op) {
 	case NG_OP_LOAD:
 		if (ng_sc_hit(w, tag, rc->epoch)) {
 			memcpy(sm->linebuf, data_of(d, rc, slot), d->line);
-			ng_spin_unlock(lock_of(rc, slot));
 			r->src = sm->linebuf;
 			s = ng_reserve_dur(sm, ng_res_mem(m, r->gpu), r->t,
 					   m->mem_line_dur);
@@ -180,7 +164,6 @@ static bool rdc_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 			sm->ctr.v[NG_CTR_MEM_ACC]++;
 			return true;
 		}
-		ng_spin_unlock(lock_of(rc, slot));
 		/*
 		 * The probe reads the line and its ECC, then the request goes
 		 * remote. The fill's write is reserved now too: an SM's
@@ -206,7 +189,6 @@ static bool rdc_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 
 				memcpy(dd + 4 * wd, h + 4 * wd, 4);
 			}
-			ng_spin_unlock(lock_of(rc, slot));
 			charge_mem_bg(sm, r->gpu, r->t);
 			sm->ctr.v[NG_CTR_RDC_WUPD]++;
 			return false;
@@ -221,7 +203,6 @@ static bool rdc_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 		}
 		break;
 	}
-	ng_spin_unlock(lock_of(rc, slot));
 	return false;
 }
 
@@ -239,7 +220,6 @@ static void rdc_respond(void *priv, struct ng_sm *sm, struct ng_req *r)
 	li = line_index(d, r->line);
 	slot = li % d->nlines;
 	tag = li / d->nlines;
-	ng_spin_lock(lock_of(rc, slot));
 	w = atomic_load_explicit(&rc->sc[slot], memory_order_relaxed);
 	if (((w >> NG_SC_VALID_SHIFT) & 1) &&
 	    ((w >> NG_SC_EPOCH_SHIFT) & NG_SC_EPOCH_MASK) == rc->epoch &&
@@ -248,7 +228,6 @@ static void rdc_respond(void *priv, struct ng_sm *sm, struct ng_req *r)
 	memcpy(data_of(d, rc, slot), r->src, d->line);
 	atomic_store_explicit(&rc->sc[slot], ng_sc_line(tag, rc->epoch, imst),
 			      memory_order_relaxed);
-	ng_spin_unlock(lock_of(rc, slot));
 	/* the insert's write to local memory was reserved with the probe */
 	sm->ctr.v[NG_CTR_RDC_FILL]++;
 }
@@ -310,14 +289,12 @@ static void rdc_invalidate(void *priv, unsigned int gpu, uintptr_t line)
 	uint64_t li = line_index(d, line);
 	uint64_t slot = li % d->nlines, tag = li / d->nlines, w;
 
-	ng_spin_lock(lock_of(rc, slot));
 	w = atomic_load_explicit(&rc->sc[slot], memory_order_relaxed);
 	if ((w >> NG_SC_VALID_SHIFT & 1) &&
 	    ((w >> NG_SC_TAG_SHIFT) & NG_SC_TAG_MASK) == tag) {
 		atomic_store_explicit(&rc->sc[slot], 0, memory_order_relaxed);
 		d->m->gctr[gpu].v[NG_CTR_RDC_INVAL]++;
 	}
-	ng_spin_unlock(lock_of(rc, slot));
 }
 
 static const struct ng_key rdc_keys[] = {

@@ -93,8 +93,10 @@ static struct ng_sm_ctx *earliest(struct ng_sm_ctx *const *x, unsigned int n,
 /*
  * Run one GPU's SMs x[0..k) to @end: the SM with the earliest clock runs
  * until it is a slice ahead of the next earliest, and gives way before
- * taking a block while another is behind it, so that the GPU's blocks go
- * to its SMs in the order of their clocks. Nothing here depends on other
+ * taking a block while another is more than a slice behind it, so that
+ * the GPU's blocks go to its SMs in the order of their clocks (within a
+ * slice: a slice's worth of blocks in a row keeps each SM's accesses
+ * streaming on the host). Nothing here depends on other
  * GPUs, so a GPU runs the same on any thread.
  */
 static ng_ticks run_gpu(struct ng_sm_ctx *const *x, unsigned int k,
@@ -107,7 +109,7 @@ static ng_ticks run_gpu(struct ng_sm_ctx *const *x, unsigned int k,
 		ng_ticks until = second < end - q ? second + q : end;
 
 		e->sm->yield_at = until > e->sm->now ? until : e->sm->now + 1;
-		e->sm->block_at = second;
+		e->sm->block_at = second + q;
 		ng_coro_switch(sched, &e->co);
 	}
 	return e ? e->sm->now : UINT64_MAX;

@@ -52,7 +52,8 @@ void ng_system_destroy(struct ng_system *sys)
 int ng_system_create(struct ng_system **out, const struct ng_config *cfg,
 		     char *err, size_t errlen)
 {
-	struct ng_system *sys = calloc(1, sizeof(*sys));
+	/* aligned: its block queues are a host cache line each */
+	struct ng_system *sys = aligned_alloc(64, (sizeof(*sys) + 63) & ~(size_t)63);
 	int nodes[NG_MAX_GPUS];
 	unsigned int nnodes;
 	int ret;
@@ -62,6 +63,7 @@ int ng_system_create(struct ng_system **out, const struct ng_config *cfg,
 		ng_seterr(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
+	memset(sys, 0, sizeof(*sys));
 	sys->cfg = *cfg;
 	ng_config_resolve(&sys->cfg);
 	ret = ng_config_validate(&sys->cfg, err, errlen);

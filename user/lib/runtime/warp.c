@@ -9,6 +9,71 @@
 
 #include "ngemu/runtime/kernel.h"
 
+/*
+ * Model the lines of [p, end) for @op; for loads copy what did not come
+ * from home memory into @buf (at the same offsets as from p), and return
+ * whether anything did.
+ */
+static bool contig(struct ng_warp *w, uintptr_t p, uintptr_t end, unsigned int op,
+	       char *buf)
+{
+	struct ng_sm *sm = w->b->sm;
+	unsigned int line = sm->model->cfg->line;
+	uintptr_t base = p;
+	bool copied = false;
+	struct ng_req r;
+
+	sm->ctr.v[NG_CTR_LANES] += w->nlanes;
+	r.op = op;
+	/* one whole aligned line: the common case of 32 x 4 B on 128 B */
+	if (!(p & (line - 1)) && end - p == line) {
+		r.line = p;
+		r.mask = line >= 256 ? ~0ULL : (1ULL << (line / 4)) - 1;
+		ng_warp_send(w, &r, line / 4);
+		sm->ctr.v[op == NG_OP_LOAD ? NG_CTR_REQ_LOAD : NG_CTR_REQ_STORE]++;
+		if (op == NG_OP_LOAD &&
+		    r.src != (const void *)(r.line + sm->view_delta)) {
+			__builtin_memcpy(buf, r.src, line);
+			copied = true;
+		}
+		return copied;
+	}
+	while (p < end) {
+		uintptr_t l = p & ~(uintptr_t)(line - 1);
+		uintptr_t stop = l + line < end ? l + line : end;
+
+		r.line = l;
+		r.mask = ng_words(p, stop, l);
+		ng_warp_send(w, &r, ng_popcount64(r.mask));
+		sm->ctr.v[op == NG_OP_LOAD ? NG_CTR_REQ_LOAD : NG_CTR_REQ_STORE]++;
+		if (op == NG_OP_LOAD &&
+		    r.src != (const void *)(r.line + sm->view_delta)) {
+			/* earlier lines came from home: they go to buf too */
+			if (!copied)
+				__builtin_memcpy(buf, (const void *)(base + sm->view_delta),
+						 p - base);
+			copied = true;
+		}
+		if (copied)
+			__builtin_memcpy(buf + (p - base),
+					 (const char *)r.src + (p - l), stop - p);
+		p = stop;
+	}
+	return copied;
+}
+
+const void *ng_ld_contig_slow(struct ng_warp *w, uintptr_t p, uintptr_t end,
+			      void *buf)
+{
+	return contig(w, p, end, NG_OP_LOAD, buf) ? buf :
+	       (const void *)(p + w->b->sm->view_delta);
+}
+
+void ng_st_contig_slow(struct ng_warp *w, uintptr_t p, uintptr_t end)
+{
+	contig(w, p, end, NG_OP_STORE, NULL);
+}
+
 static inline void send(struct ng_warp *w, struct ng_req *r)
 {
 	ng_warp_send(w, r, ng_popcount64(r->mask));
@@ -182,4 +247,138 @@ void ng_block_sync(struct ng_block *b)
 	if (sm->done_max > sm->now)
 		sm->now = sm->done_max;
 	ng_sm_maybe_yield(sm);
+}
+
+/*
+ * Lines [p, p + nlines * line) of @b's block-wide access, all homed on its
+ * SM's GPU with only the memory in the way: each line as
+ * ng_warp_local_line() would take it, the SM's constants at hand. False
+ * (having done nothing) when a page is not local or the pipeline must see
+ * local requests.
+ */
+static bool block_local_lines(struct ng_sm *sm, uintptr_t p, unsigned int nlines,
+			      unsigned int ctr_op)
+{
+	struct ng_model *m = sm->model;
+	struct ng_window *win = sm->own_mem;
+	uintptr_t end = p + (uintptr_t)nlines * sm->line_bytes;
+	uintptr_t pg = (uintptr_t)1 << sm->page_shift;
+	ng_ticks dur = sm->line_dur, lat = sm->mem_latency;
+	unsigned int slot = sm->ring_pos, mlp = sm->mlp;
+	ng_ticks now = sm->now, done_max = sm->done_max;
+
+	if (!sm->local_inline)
+		return false;
+	for (uintptr_t a = p & ~(pg - 1); a < end; a += pg)
+		if (atomic_load_explicit(&sm->loc[(a - sm->space_base) >>
+						  sm->page_shift],
+					 memory_order_relaxed) != sm->gpu)
+			return false;
+	for (unsigned int k = 0; k < nlines; k++) {
+		ng_ticks t = now > sm->ring[slot] ? now : sm->ring[slot];
+		ng_ticks s = t > win->cur ? t : win->cur, done;
+		uint64_t a;
+
+		if (ng_window_take(win, sm->own_mem_shift, sm->time_base + s,
+				   dur, &a)) {
+			s = a - sm->time_base;
+			win->cur = s + dur;
+		} else {
+			s = ng_reserve_slow(sm, ng_res_mem(m, sm->gpu), t, dur);
+		}
+		done = s + dur + lat;
+		sm->ring[slot] = done;
+		slot = slot + 1 == mlp ? 0 : slot + 1;
+		now = t + sm->issue_ticks;
+		if (done > done_max)
+			done_max = done;
+	}
+	sm->ring_pos = slot;
+	sm->now = now;
+	sm->done_max = done_max;
+	sm->ctr.v[NG_CTR_LOCAL] += nlines;
+	sm->ctr.v[NG_CTR_MEM_ACC] += nlines;
+	sm->ctr.v[ctr_op] += nlines;
+	sm->ctr.v[NG_CTR_WORDS] += (uint64_t)nlines * sm->line_words;
+	return true;
+}
+
+/* A block-wide access @b cannot take whole: warp by warp. */
+static const void *block_by_warps(struct ng_block *b, uintptr_t base,
+				  unsigned int n, unsigned int size, char *buf,
+				  bool load)
+{
+	const void *view = (const void *)(base + b->sm->view_delta);
+	bool copied = false;
+
+	for (unsigned int wi = 0; wi * NG_WARP < n; wi++) {
+		uintptr_t p = base + (uintptr_t)wi * NG_WARP * size;
+		unsigned int lanes = n - wi * NG_WARP < NG_WARP ? n - wi * NG_WARP
+								: NG_WARP;
+		struct ng_warp w;
+		const void *src;
+
+		ng_warp_get(b, wi, &w);
+		w.nlanes = lanes;
+		w.active = lanes == 32 ? ~0u : (1u << lanes) - 1;
+		if (!load) {
+			ng_st_contig_done(&w, (void *)p, size);
+			continue;
+		}
+		src = ng_ld_contig_ref(&w, (const void *)p, size,
+				       buf + (p - base));
+		if (src != (const void *)(p + b->sm->view_delta) && !copied) {
+			/* the warps before read from home: into buf as well */
+			memcpy(buf, view, p - base);
+			copied = true;
+		} else if (copied && src != buf + (p - base)) {
+			memcpy(buf + (p - base), src, (size_t)lanes * size);
+		}
+	}
+	return copied ? buf : view;
+}
+
+static const void *block_contig(struct ng_block *b, uintptr_t base,
+				unsigned int n, unsigned int size, char *buf,
+				bool load)
+{
+	struct ng_sm *sm = b->sm;
+	unsigned int line = sm->line_bytes;
+	uintptr_t bytes = (uintptr_t)n * size;
+
+	/* whole lines, one per warp: the streaming case */
+	if (size * NG_WARP == line && !(base & (line - 1)) &&
+	    !(bytes & (line - 1)) &&
+	    block_local_lines(sm, base, (unsigned int)(bytes / line),
+			      load ? NG_CTR_REQ_LOAD : NG_CTR_REQ_STORE)) {
+		sm->ctr.v[NG_CTR_LANES] += n;
+		ng_sm_maybe_yield(sm);
+		return (const void *)(base + sm->view_delta);
+	}
+	return block_by_warps(b, base, n, size, buf, load);
+}
+
+const void *ng_block_ld_contig_ref(struct ng_block *b, const void *base,
+				   unsigned int n, unsigned int size, void *buf)
+{
+	if (!b->modeled || !n)
+		return base;
+	return block_contig(b, (uintptr_t)base, n, size, buf, true);
+}
+
+void ng_block_st_contig_done(struct ng_block *b, void *base, unsigned int n,
+			     unsigned int size)
+{
+	if (b->modeled && n)
+		(void)block_contig(b, (uintptr_t)base, n, size, NULL, false);
+}
+
+void ng_block_compute(struct ng_block *b, unsigned int n, unsigned int insts)
+{
+	struct ng_warp w;
+
+	if (!b->modeled || !n)
+		return;
+	ng_warp_get(b, 0, &w);
+	ng_warp_compute(&w, insts * ((n + NG_WARP - 1) / NG_WARP));
 }

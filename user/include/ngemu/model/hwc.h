@@ -11,8 +11,8 @@
 #include <stdint.h>
 
 #include "ngemu/config.h"
-
-struct ng_model;
+#include "ngemu/model/model.h"
+#include "ngemu/model/sidecar.h"
 
 /* Whether @c runs HWC: an RDC with coherence hwc. */
 static inline bool ng_hwc_enabled(const struct ng_config *c)
@@ -25,7 +25,18 @@ static inline bool ng_hwc_enabled(const struct ng_config *c)
  * read just brought: the home's state as that read leaves it (read-shared
  * or read-write shared). 0 when the model runs no HWC.
  */
-unsigned int ng_hwc_copy_state(const struct ng_model *m, uintptr_t line);
+static inline unsigned int ng_hwc_copy_state(const struct ng_model *m,
+					     uintptr_t line)
+{
+	uint64_t li;
+
+	if (!m->home_sc)
+		return 0;
+	li = (line - (uintptr_t)m->space->base) >> m->line_shift;
+	return ng_sc_imst(atomic_load_explicit(&m->home_sc[li],
+					       memory_order_relaxed)) ==
+	       NG_IMST_RWSHARED ? NG_IMST_RWSHARED : NG_IMST_RSHARED;
+}
 
 /*
  * The sidecar word of home line @line (the IMST in its low 2 bits, as

@@ -133,6 +133,12 @@ struct ng_model {
 	 * phases, run by the GPU's own host thread); added to the GPU's.
 	 */
 	struct ng_counters *gctr;
+	/*
+	 * The home memory's sidecar, one ECC word per line of the space,
+	 * when a component keeps it (CARVE HWC: the IMST in its low bits).
+	 */
+	_Atomic uint64_t *home_sc;
+	unsigned int line_shift;
 };
 
 /* Note a copy of the request's line, with IMST state @imst, at the writer. */

@@ -141,6 +141,24 @@ static inline const void *ng_ld_contig_ref(struct ng_warp *w,
 static inline void ng_st_contig_done(struct ng_warp *w, void *base,
 				     unsigned int size);
 
+/*
+ * Block-wide forms of the two above, for streaming phases in which every
+ * warp of block @b accesses its own part of one contiguous range: @n
+ * elements of @size bytes at @base, element i in lane i % 32 of warp
+ * i / 32. The model sees what it would see if each warp made its access
+ * in turn (warp 0 first), and ng_block_ld_contig_ref() returns where the
+ * block's data is (its GPU's view of @base, or @buf of n * size bytes);
+ * one call does the work of nwarps, which keeps the emulator close to
+ * native speed on streaming kernels.
+ */
+const void *ng_block_ld_contig_ref(struct ng_block *b, const void *base,
+				   unsigned int n, unsigned int size,
+				   void *buf);
+void ng_block_st_contig_done(struct ng_block *b, void *base, unsigned int n,
+			     unsigned int size);
+/* Every warp of @b covering part of @n threads issues @insts (see below). */
+void ng_block_compute(struct ng_block *b, unsigned int n, unsigned int insts);
+
 /* Atomic add at the home, per active lane; @old gets the previous values. */
 void ng_atomic_add_u32(struct ng_warp *w, const uintptr_t addr[NG_WARP],
 		       const uint32_t val[NG_WARP], uint32_t old[NG_WARP]);
@@ -206,63 +224,17 @@ static inline uint64_t ng_words(uintptr_t from, uintptr_t to, uintptr_t l)
 }
 
 /*
- * Model the lines of [p, end) for @op; for loads copy what did not come
- * from home memory into @buf (at the same offsets as from p), and return
- * whether anything did.
+ * The general case of ng_ld_contig_ref() and ng_st_contig_done(), out of
+ * line (warp.c): whatever the fast path below does not take.
  */
-static inline __attribute__((always_inline)) bool
-ng_warp_contig(struct ng_warp *w, uintptr_t p, uintptr_t end, unsigned int op,
-	       char *buf)
-{
-	struct ng_sm *sm = w->b->sm;
-	unsigned int line = sm->model->cfg->line;
-	uintptr_t base = p;
-	bool copied = false;
-	struct ng_req r;
-
-	sm->ctr.v[NG_CTR_LANES] += w->nlanes;
-	r.op = op;
-	/* one whole aligned line: the common case of 32 x 4 B on 128 B */
-	if (!(p & (line - 1)) && end - p == line) {
-		r.line = p;
-		r.mask = line >= 256 ? ~0ULL : (1ULL << (line / 4)) - 1;
-		ng_warp_send(w, &r, line / 4);
-		sm->ctr.v[op == NG_OP_LOAD ? NG_CTR_REQ_LOAD : NG_CTR_REQ_STORE]++;
-		if (op == NG_OP_LOAD &&
-		    r.src != (const void *)(r.line + sm->view_delta)) {
-			__builtin_memcpy(buf, r.src, line);
-			copied = true;
-		}
-		return copied;
-	}
-	while (p < end) {
-		uintptr_t l = p & ~(uintptr_t)(line - 1);
-		uintptr_t stop = l + line < end ? l + line : end;
-
-		r.line = l;
-		r.mask = ng_words(p, stop, l);
-		ng_warp_send(w, &r, ng_popcount64(r.mask));
-		sm->ctr.v[op == NG_OP_LOAD ? NG_CTR_REQ_LOAD : NG_CTR_REQ_STORE]++;
-		if (op == NG_OP_LOAD &&
-		    r.src != (const void *)(r.line + sm->view_delta)) {
-			/* earlier lines came from home: they go to buf too */
-			if (!copied)
-				__builtin_memcpy(buf, (const void *)(base + sm->view_delta),
-						 p - base);
-			copied = true;
-		}
-		if (copied)
-			__builtin_memcpy(buf + (p - base),
-					 (const char *)r.src + (p - l), stop - p);
-		p = stop;
-	}
-	return copied;
-}
+const void *ng_ld_contig_slow(struct ng_warp *w, uintptr_t p, uintptr_t end,
+			      void *buf);
+void ng_st_contig_slow(struct ng_warp *w, uintptr_t p, uintptr_t end);
 
 /*
  * The fastest path: a warp's whole aligned line, homed on its own GPU,
  * with only the memory component in the way and the SM's slice of its
- * memory's bandwidth covering it. Exactly what ng_warp_contig() would do
+ * memory's bandwidth covering it. Exactly what ng_ld_contig_slow() would do
  * through ng_model_access() in that case, without building a request.
  * Returns false (having done nothing) when any condition does not hold.
  */
@@ -317,7 +289,7 @@ static inline const void *ng_ld_contig_ref(struct ng_warp *w,
 	if (end - p == w->b->sm->line_bytes && !(p & (end - p - 1)) &&
 	    ng_warp_local_line(w, p, NG_CTR_REQ_LOAD))
 		return view;
-	return ng_warp_contig(w, p, end, NG_OP_LOAD, (char *)buf) ? buf : view;
+	return ng_ld_contig_slow(w, p, end, buf);
 }
 
 static inline void ng_st_contig_done(struct ng_warp *w, void *base,
@@ -330,7 +302,7 @@ static inline void ng_st_contig_done(struct ng_warp *w, void *base,
 	if (end - p == w->b->sm->line_bytes && !(p & (end - p - 1)) &&
 	    ng_warp_local_line(w, p, NG_CTR_REQ_STORE))
 		return;
-	ng_warp_contig(w, p, end, NG_OP_STORE, NULL);
+	ng_st_contig_slow(w, p, end);
 }
 
 #endif /* NGEMU_KERNEL_H */

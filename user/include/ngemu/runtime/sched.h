@@ -24,10 +24,10 @@
 unsigned int ng_sched_gpu(enum ng_sched_kind k, uint64_t b, uint64_t nblocks,
 			  unsigned int ngpus, uint64_t blocks_per_gpu);
 
+/* One host cache line each: GPUs on different threads take blocks apart. */
 struct ng_sched_queue {
-	_Atomic uint64_t head;		/* next index into the GPU's slice */
+	_Alignas(64) _Atomic uint64_t head;	/* next index into the GPU's slice */
 	uint64_t begin, end;		/* its slice of order[] */
-	char pad[40];
 };
 
 struct ng_sched {

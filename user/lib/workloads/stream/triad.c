@@ -62,32 +62,32 @@ static void triad_init(struct ng_block *b, void *p)
 	}
 }
 
+/*
+ * One block: 256 threads, warps 0-7, each lane one element. A streaming
+ * kernel, written with the block-wide accesses: the model sees every warp's
+ * lines in turn, at a fraction of the per-warp calls' cost.
+ */
 static void triad_kernel(struct ng_block *b, void *p)
 {
 	struct triad_args *t = p;
+	float bufb[TRIAD_BLOCK], bufc[TRIAD_BLOCK];
+	const float *restrict vb, *restrict vc;
+	float *restrict va;
+	uint64_t i0 = b->id * TRIAD_BLOCK;
+	unsigned int n;
 
-	for (unsigned int wi = 0; wi < b->nwarps; wi++) {
-		float bufb[NG_WARP], bufc[NG_WARP];
-		const float *restrict vb, *restrict vc;
-		float *restrict va;
-		unsigned int n;
-		struct ng_warp w;
-		uint64_t i0;
-
-		ng_warp_get(b, wi, &w);
-		if (!wlc_lanes(&w, t->n, TRIAD_BLOCK, &i0))
-			break;
-		/* zero-copy: the lanes' data is read where the model says */
-		vb = ng_ld_contig_ref(&w, t->b + i0, 4, bufb);
-		vc = ng_ld_contig_ref(&w, t->c + i0, 4, bufc);
-		/* in place, through this GPU's own view of a[] */
-		va = ng_warp_view(&w, t->a + i0);
-		n = w.nlanes;
-		for (unsigned int l = 0; l < n; l++)
-			va[l] = vb[l] + TRIAD_SCALAR * vc[l];
-		ng_st_contig_done(&w, t->a + i0, 4);
-		ng_warp_compute(&w, TRIAD_INSTS);
-	}
+	if (i0 >= t->n)
+		return;
+	n = t->n - i0 < TRIAD_BLOCK ? (unsigned int)(t->n - i0) : TRIAD_BLOCK;
+	/* zero-copy: the data is read where the model says */
+	vb = ng_block_ld_contig_ref(b, t->b + i0, n, 4, bufb);
+	vc = ng_block_ld_contig_ref(b, t->c + i0, n, 4, bufc);
+	/* in place, through this GPU's own view of a[] */
+	va = (float *)((uintptr_t)(t->a + i0) + b->sm->view_delta);
+	for (unsigned int l = 0; l < n; l++)
+		va[l] = vb[l] + TRIAD_SCALAR * vc[l];
+	ng_block_st_contig_done(b, t->a + i0, n, 4);
+	ng_block_compute(b, n, TRIAD_INSTS);
 }
 
 static void triad_native(struct ng_block *b, void *p)
