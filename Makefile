@@ -176,6 +176,11 @@ bench-carve: user
 		echo; \
 	done
 
+# The emulator's speed, each figure beside its goal (tools/bench-speed.sh).
+.PHONY: bench-speed
+bench-speed: user
+	$(Q)tools/bench-speed.sh $(NGEMU)
+
 # Threaded against deterministic modeled time, every compare workload under
 # every compare system, 5 threaded runs each (a few minutes here).
 .PHONY: bench-agreement

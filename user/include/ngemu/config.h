@@ -86,7 +86,7 @@ struct ng_config {
 	enum ng_mem_backend backend;
 	bool deterministic;		/* all SMs on one thread, fixed order */
 	unsigned int interval;		/* skew bound between host threads, cycles */
-	unsigned int threads;		/* host threads; 0: one per CPU, per GPU at most */
+	unsigned int threads;		/* host threads (<= GPUs); 0: one per CPU */
 	uint64_t seed;
 	bool inject;			/* remote costs become real delays */
 	double inject_batch_us;		/* spin only once this much is owed */

@@ -94,7 +94,7 @@ static const struct ng_key core_keys[] = {
 	NG_KEY_NUM("interval", NG_KEY_UINT, interval, 8, 10000000,
 		   "SM clocks run at most this many cycles apart (host threads meet per interval)"),
 	NG_KEY_NUM("threads", NG_KEY_UINT, threads, 0, 1024,
-		   "host threads stepping the SMs (0: one per CPU, a GPU's SMs on one)"),
+		   "host threads stepping the SMs, a GPU's SMs on one (0: one per CPU, at most one per GPU)"),
 	NG_KEY_NUM("deterministic", NG_KEY_BOOL, deterministic, 0, 0,
 		   "all SMs on one thread, fixed order"),
 	NG_KEY_NUM("seed", NG_KEY_SIZE, seed, 0, 1.8e19,

@@ -230,22 +230,35 @@ static void take_gpu(struct ng_system *sys, struct ng_pool_thread *t,
 
 /*
  * Host threads: per node, one per CPU but no more than the node's GPUs,
- * each taking whole GPUs of its node (as evenly as can be); then, if
- * @want > 0 is fewer, the last ones fold into the ones before.
+ * each taking whole GPUs of its node (as evenly as can be). @want > 0
+ * asks for that many instead (at most one per GPU), whatever the CPUs.
  */
 static unsigned int plan(struct ng_system *sys, struct ng_pool_thread *t,
 			 unsigned int want)
 {
-	unsigned int nt = 0;
+	unsigned int nt = 0, ngpus = sys->cfg.gpus;
 	bool seen[NG_MAX_GPUS] = { false };
 
-	for (unsigned int g = 0; g < sys->cfg.gpus; g++) {
+	if (want) {
+		if (want > ngpus)
+			want = ngpus;
+		for (unsigned int i = 0; i < want; i++, nt++) {
+			t[nt].sys = sys;
+			t[nt].n = 0;
+			for (unsigned int g = ngpus * i / want;
+			     g < ngpus * (i + 1) / want; g++)
+				take_gpu(sys, &t[nt], g);
+			t[nt].node = sys->node[ngpus * i / want];
+		}
+		return nt;
+	}
+	for (unsigned int g = 0; g < ngpus; g++) {
 		unsigned int list[NG_MAX_GPUS], ng = 0, k;
 		int node = sys->node[g];
 
 		if (seen[g])
 			continue;
-		for (unsigned int h = g; h < sys->cfg.gpus; h++)
+		for (unsigned int h = g; h < ngpus; h++)
 			if (sys->node[h] == node) {
 				list[ng++] = h;
 				seen[h] = true;
@@ -260,13 +273,6 @@ static unsigned int plan(struct ng_system *sys, struct ng_pool_thread *t,
 			for (unsigned int j = ng * i / k; j < ng * (i + 1) / k; j++)
 				take_gpu(sys, &t[nt], list[j]);
 		}
-	}
-	while (want && nt > want) {
-		struct ng_pool_thread *a = &t[nt - 2], *b = &t[nt - 1];
-
-		memcpy(&a->x[a->n], b->x, b->n * sizeof(*b->x));
-		a->n += b->n;
-		nt--;
 	}
 	for (unsigned int i = 0; i < nt; i++)
 		sort_by_sm(t[i].x, t[i].n);
