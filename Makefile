@@ -176,6 +176,16 @@ bench-carve: user
 		echo; \
 	done
 
+# What the worker pool's design rests on: a barrier of a thread per SM
+# against the pool's barrier of a thread per CPU and a coroutine switch.
+.PHONY: bench-pool
+bench-pool: $(BUILD)/bench-pool
+	$(Q)$(BUILD)/bench-pool
+
+$(BUILD)/bench-pool: tools/bench-pool.c $(LIB)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(NG_CFLAGS) -o $@ $< $(LIB) $(NG_LDFLAGS) $(LDLIBS)
+
 # The emulator's speed, each figure beside its goal (tools/bench-speed.sh).
 .PHONY: bench-speed
 bench-speed: user

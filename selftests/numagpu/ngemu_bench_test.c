@@ -129,8 +129,8 @@ TEST(replicate_ro_uses_module_replicas)
 
 	ASSERT_EQ(0, run_cmd(&r, (char *const[]){
 		(char *)ngemu_path(), "bench", "spmv", "--backend", "kmod",
-		"--replicate", "ro", "--page", "4K", "--size", "1M",
-		"--iters", "2", "--json", NULL }));
+		"--replicate", "ro", "--rdc-size", "0", "--page", "4K",
+		"--size", "1M", "--iters", "2", "--json", NULL }));
 	ASSERT_EQ(0, r.status) TH_LOG("%s", r.err);
 	EXPECT_NE(NULL, strstr(r.out, "\"verified\": true"));
 	EXPECT_NE(NULL, strstr(r.out, "\"backend\": \"kmod\""));
