@@ -134,7 +134,7 @@ int main(void)
 	printf("one coroutine switch:                                    %8.1f ns\n",
 	       sw * 1e9);
 	printf("per interval of 16 SMs: threads %.1f us; coroutines %.1f us at most\n"
-	       "(every SM switched in and out in each of its 32 slices)\n",
-	       pb16 * 1e6, (ib + 16 * 32 * 2 * sw) * 1e6);
+	       "(every SM switched in and out in each of its 8 slices)\n",
+	       pb16 * 1e6, (ib + 16 * 8 * 2 * sw) * 1e6);
 	return 0;
 }

@@ -4,7 +4,8 @@
  * (remote lines only, write-through, epochs and their roll-over, HWC
  * invalidations) driven request by request through a model, each
  * coherence mode on the read-write sharing workload, the replication
- * baselines, the carve-out's host fallback, and the report's arithmetic.
+ * baselines (and when their page table changes), the carve-out's host
+ * fallback, and the report's arithmetic.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -181,24 +182,25 @@ FIXTURE_TEARDOWN(rdc)
 	ng_space_fini(&self->sp);
 }
 
-static void rdc_up_l2(struct __test_metadata *_metadata,
-		      FIXTURE_DATA(rdc) *self, enum ng_coherence coh,
-		      unsigned int gpus, double reset, uint64_t l2)
+/* The model of @gpus GPUs of one SM with 4 KiB pages, as a test needs it. */
+static void cfg_base(struct __test_metadata *_metadata, FIXTURE_DATA(rdc) *self,
+		     unsigned int gpus)
 {
-	struct ng_alloc_opts o = { .place = NG_PLACE_NODE };
-	char err[256];
-
 	ASSERT_EQ(0, ng_config_preset(&self->cfg, "carve", NULL, 0));
 	self->cfg.gpus = gpus;
 	self->cfg.sms = 1;
 	self->cfg.page = 4096;
 	self->cfg.mem_per_gpu = 16 << 20;
-	self->cfg.l2_size = l2;
-	self->cfg.rdc_size = 64 << 10;
-	self->cfg.rdc_pct = 0;
-	self->cfg.coherence = coh;
-	self->cfg.imst_reset = reset;
 	self->cfg.deterministic = true;
+}
+
+/* ... then the space, the model, an SM per GPU, x and y, a kernel begun. */
+static void model_up(struct __test_metadata *_metadata, FIXTURE_DATA(rdc) *self)
+{
+	struct ng_alloc_opts o = { .place = NG_PLACE_NODE };
+	unsigned int gpus = self->cfg.gpus;
+	char err[256];
+
 	ASSERT_EQ(0, ng_space_init(&self->sp, &self->cfg, NULL, 1, err,
 				   sizeof(err))) TH_LOG("%s", err);
 	ASSERT_EQ(0, ng_model_init(&self->m, &self->cfg, &self->sp, err,
@@ -213,6 +215,19 @@ static void rdc_up_l2(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, ng_malloc(&self->sp, &self->y, 16 << 10, &o, err, sizeof(err)));
 	self->up = true;
 	ng_model_kernel_begin(&self->m, self->sms, gpus);
+}
+
+static void rdc_up_l2(struct __test_metadata *_metadata,
+		      FIXTURE_DATA(rdc) *self, enum ng_coherence coh,
+		      unsigned int gpus, double reset, uint64_t l2)
+{
+	cfg_base(_metadata, self, gpus);
+	self->cfg.l2_size = l2;
+	self->cfg.rdc_size = 64 << 10;
+	self->cfg.rdc_pct = 0;
+	self->cfg.coherence = coh;
+	self->cfg.imst_reset = reset;
+	model_up(_metadata, self);
 }
 
 /* Without an L2, every remote load reaches the RDC. */
@@ -541,6 +556,50 @@ TEST_F(rdc, swc_l2_drops_remote_lines_at_kernel_boundaries)
 }
 
 /* ---- whole workloads ---------------------------------------------- */
+
+/*
+ * Replication's page table changes for the other GPUs at the end of an
+ * interval, as the IMST does: a GPU's copy serves its next read at once, a
+ * write collapses the copies (counted at the home) only at the interval's
+ * end, and a collapsed page is not copied again.
+ */
+TEST_F(rdc, repl_copies_at_once_and_collapses_at_the_interval_end)
+{
+	uint32_t *x;
+
+	cfg_base(_metadata, self, 3);
+	self->cfg.l2_size = 0;
+	self->cfg.rdc_size = 0;
+	self->cfg.rdc_pct = 0;
+	self->cfg.replicate = NG_REPL_RO;
+	model_up(_metadata, self);
+	x = self->x.ptr;
+	(void)load(&self->sm[0], &x[0]);
+	EXPECT_EQ(1, ctr(self, 0, NG_CTR_REPL_PAGES));
+	EXPECT_EQ(1, ctr(self, 0, NG_CTR_REMOTE));
+	(void)load(&self->sm[0], &x[32]);
+	EXPECT_EQ(1, ctr(self, 0, NG_CTR_REPL_HIT));
+	EXPECT_EQ(1, ctr(self, 0, NG_CTR_LOCAL));
+	settle(self);
+	store(&self->sm[2], &x[0], 7);
+	(void)load(&self->sm[0], &x[64]);
+	EXPECT_EQ(2, ctr(self, 0, NG_CTR_REPL_HIT));
+	EXPECT_EQ(0, ctr(self, 1, NG_CTR_REPL_COLLAPSE));
+	settle(self);
+	EXPECT_EQ(1, ctr(self, 1, NG_CTR_REPL_COLLAPSE));
+	EXPECT_EQ(7, load(&self->sm[0], &x[0]));
+	EXPECT_EQ(2, ctr(self, 0, NG_CTR_REPL_HIT));
+	EXPECT_EQ(2, ctr(self, 0, NG_CTR_REMOTE));
+	(void)load(&self->sm[2], &x[96]);
+	EXPECT_EQ(0, ctr(self, 2, NG_CTR_REPL_PAGES));
+	/* the home's own write collapses too: GPU 2 copies y, GPU 0 writes */
+	(void)load(&self->sm[2], &((uint32_t *)self->y.ptr)[0]);
+	EXPECT_EQ(1, ctr(self, 2, NG_CTR_REPL_PAGES));
+	settle(self);
+	store(&self->sm[0], self->y.ptr, 1);
+	settle(self);
+	EXPECT_EQ(1, ctr(self, 0, NG_CTR_REPL_COLLAPSE));
+}
 
 static int run_wl(const char *name, const char *const *kv,
 		  struct ng_bench_result *r, char *err, size_t errlen)

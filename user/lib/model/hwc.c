@@ -14,9 +14,9 @@
  * A writer whose L2 or RDC holds the line decides from the IMST copy kept
  * with it and broadcasts at once, without the home; otherwise the home
  * decides (at once when the line is read-write shared, which a write
- * cannot change but for a local write's reset). An invalidate is one flit to every GPU but the writer and the
- * home, and drops the line from the L2 and the RDC. Atomics count as
- * writes. A local write to a shared line resets it to private with
+ * cannot change but for a local write's reset). An invalidate is one flit
+ * to every GPU but the writer and the home, and drops the line from the
+ * L2 and the RDC. Atomics count as writes. A local write to a shared line resets it to private with
  * probability imst-reset, after broadcasting.
  *
  * So that the result does not depend on the host's threads, what reaches
@@ -39,6 +39,7 @@
 #include "ngemu/model/model.h"
 #include "ngemu/model/sidecar.h"
 #include "ngemu/util/err.h"
+#include "util/util.h"
 
 /* Lines written in an interval, per GPU: a Bloom filter of one hash. */
 #define WRITTEN_BITS	(1u << 17)
@@ -157,26 +158,9 @@ static bool shared(unsigned int st)
 	return st == NG_IMST_RSHARED || st == NG_IMST_RWSHARED;
 }
 
-static bool grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	size_t n = *cap ? *cap : 256;
-	void *q;
-
-	if (need <= *cap)
-		return true;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * size);
-	if (!q)
-		return false;
-	*p = q;
-	*cap = n;
-	return true;
-}
-
 static void inv_add(struct inv_list *l, uint64_t li)
 {
-	if (grow((void **)&l->li, &l->cap, l->n + 1, sizeof(*l->li)))
+	if (ng_grow((void **)&l->li, &l->cap, l->n + 1, sizeof(*l->li)))
 		l->li[l->n++] = li;
 }
 
@@ -191,7 +175,7 @@ static void log_event(struct hwc *h, const struct ng_req *r, uint64_t li,
 {
 	struct ev_log *l = &h->log[r->gpu][r->home];
 
-	if (!grow((void **)&l->e, &l->cap, l->n + 1, sizeof(*l->e)))
+	if (!ng_grow((void **)&l->e, &l->cap, l->n + 1, sizeof(*l->e)))
 		return;
 	l->e[l->n++] = (struct hwc_ev){ .li = li, .t = r->t,
 					.seq = h->seq[r->gpu]++,
@@ -306,7 +290,6 @@ static int ev_cmp(const void *a, const void *b)
 		return x->gpu < y->gpu ? -1 : 1;
 	return (x->seq > y->seq) - (x->seq < y->seq);
 }
-
 
 /* The home broadcasts: one flit to every GPU but the writer and itself. */
 static void home_broadcast(struct hwc *h, unsigned int home, uint64_t li,
@@ -423,7 +406,7 @@ static void hwc_sync(void *priv, unsigned int phase, unsigned int gpu)
 
 		if (!l->n)
 			continue;
-		if (grow((void **)&all->e, &all->cap, all->n + l->n,
+		if (ng_grow((void **)&all->e, &all->cap, all->n + l->n,
 			 sizeof(*all->e))) {
 			memcpy(all->e + all->n, l->e, l->n * sizeof(*l->e));
 			all->n += l->n;

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "util/util.h"
@@ -53,4 +54,21 @@ ssize_t ng_read_file(const char *path, char *buf, size_t len)
 	close(fd);
 	buf[got] = '\0';
 	return (ssize_t)got;
+}
+
+bool ng_grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	size_t n = *cap ? *cap : 256;
+	void *q;
+
+	if (need <= *cap)
+		return true;
+	while (n < need)
+		n *= 2;
+	q = realloc(*p, n * size);
+	if (!q)
+		return false;
+	*p = q;
+	*cap = n;
+	return true;
 }

@@ -3,6 +3,7 @@
 #ifndef NGEMU_LIB_UTIL_H
 #define NGEMU_LIB_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -13,5 +14,11 @@
  * or a negative errno (-EFBIG when it does not fit).
  */
 ssize_t ng_read_file(const char *path, char *buf, size_t len);
+
+/*
+ * Make room for @need elements of @size bytes in the array *@p of *@cap
+ * (doubling, from 256). False, with the array unchanged, when out of memory.
+ */
+bool ng_grow(void **p, size_t *cap, size_t need, size_t size);
 
 #endif /* NGEMU_LIB_UTIL_H */
