@@ -209,7 +209,7 @@ const char *ng_fmt_si(double v, char *buf, size_t len)
 	else if (v >= 1e3)
 		snprintf(buf, len, "%.2f k", v / 1e3);
 	else
-		snprintf(buf, len, "%.0f ", v);
+		snprintf(buf, len, "%.0f", v);
 	return buf;
 }
 
@@ -297,7 +297,7 @@ void ng_bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
 		printf("calibrate  %s %.2f %s, configured %.2f %s, error %+.2f%%\n",
 		       r->metric, r->measured, r->unit, r->expected, r->unit,
 		       r->error_pct);
-	printf("accesses   %sline requests: local %.1f%%, remote %.1f%%, host %.1f%%\n",
+	printf("accesses   %s line requests: local %.1f%%, remote %.1f%%, host %.1f%%\n",
 	       ng_fmt_si((double)t->v[NG_CTR_REQ], b1, sizeof(b1)),
 	       100 * r->local_frac, 100 * r->remote_frac, 100 * r->host_frac);
 	printf("compute    %.3g G warp instructions; SMs issued arithmetic %.1f%% of their time (100%%: compute-bound)\n",
@@ -343,7 +343,7 @@ void ng_bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
 		       (unsigned long long)k->pins,
 		       (unsigned long long)k->prefetched);
 	}
-	printf("throughput %sline requests/s per worker thread, %sline requests/s per busy CPU\n",
+	printf("throughput %s line requests/s per worker thread, %s line requests/s per busy CPU\n",
 	       ng_fmt_si(r->req_per_s_per_worker, b3, sizeof(b3)),
 	       ng_fmt_si(r->req_per_s_per_cpu, b2, sizeof(b2)));
 	printf("\n%-4s %10s %8s %8s %8s %10s %10s %8s\n", "GPU", "requests",

@@ -88,21 +88,25 @@ static void cmp_print_human(const struct cmp_row *rows, unsigned int n,
 {
 	char b1[32], b2[32], b3[32];
 
-	printf("%-12s %-11s %-8s %11s %7s %7s %8s %7s %8s %10s %9s %8s %9s\n",
-	       sweep_key ? sweep_key : "", "system", "verified", "modeled",
+	/* The sweep column only when there is a sweep: no blank margin. */
+	if (sweep_key)
+		printf("%-12s ", sweep_key);
+	printf("%-11s %-8s %11s %7s %7s %8s %7s %8s %10s %9s %8s %9s\n",
+	       "system", "verified", "modeled",
 	       "t/ideal", "speedup", "remote%", "link%", "rdc-hit%",
 	       "link-bytes", "inv-msgs", "mem-ovh", "fallback");
 	for (unsigned int i = 0; i < n; i++) {
 		const struct cmp_row *w = &rows[i];
-
 		char sp[16];
 
 		if (w->vs_numa > 0)
 			snprintf(sp, sizeof(sp), "%.2f", w->vs_numa);
 		else
 			snprintf(sp, sizeof(sp), "-");
-		printf("%-12s %-11s %-8s %11s %7.3f %7s %8.1f %7.1f %8.1f %10s %9llu %7.1f%% %9s\n",
-		       w->sweep, w->sys->name, w->r.verified ? "yes" : "NO",
+		if (sweep_key)
+			printf("%-12s ", w->sweep);
+		printf("%-11s %-8s %11s %7.3f %7s %8.1f %7.1f %8.1f %10s %9llu %7.1f%% %9s\n",
+		       w->sys->name, w->r.verified ? "yes" : "NO",
 		       ng_fmt_dur(w->r.modeled_s, b1, sizeof(b1)), w->norm, sp,
 		       100 * w->r.remote_frac, 100 * w->r.link_frac,
 		       100 * w->r.rdc_hit_rate,
