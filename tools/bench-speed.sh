@@ -7,11 +7,11 @@
 #   - the same, --deterministic, on one thread;
 #   - the counting model's stream-triad (no L2, no RDC), emulated / native
 #     in the same run.
-# Usage: tools/bench-speed.sh [NGEMU] (N=5 by default). Exit 1 if a goal
+# Usage: tools/bench-speed.sh [NGEMU] (N=9 by default). Exit 1 if a goal
 # is missed.
 set -eu
 ngemu=${1:-build/ngemu}
-n=${N:-5}
+n=${N:-9}
 [ -x "$ngemu" ] || { echo "bench-speed: no $ngemu (run make)" >&2; exit 2; }
 
 # median VALUE of "key" over n runs of ngemu bench ARGS --json
