@@ -25,7 +25,7 @@ int numagpu_system_init(struct numagpu_system *sys, const char *nodelist);
 void numagpu_topology_fill(const struct numagpu_system *sys,
 			   struct numagpu_topology *topo);
 
-/* numagpu_buffer.c */
+/* buffers (numagpu_buffer.h has what their files share) */
 struct numagpu_buffer;
 struct io_uring_cmd;
 

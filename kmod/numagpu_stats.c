@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Module-wide counters: by ioctl (NUMAGPU_IOC_GET_STATS) and in debugfs,
- * /sys/kernel/debug/numagpu/{stats,pages_held}.
+ * /sys/kernel/debug/numagpu/{stats,pages_held}; a buffer's own counters
+ * (NUMAGPU_BUF_IOC_STATS).
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
 
 #include "numagpu.h"
+#include "numagpu_buffer.h"
 
 struct numagpu_dev_counters numagpu_dev;
 
@@ -89,4 +93,46 @@ void numagpu_debugfs_init(void)
 void numagpu_debugfs_exit(void)
 {
 	debugfs_remove_recursive(numagpu_debugfs_dir);
+}
+
+long numagpu_buf_stats(struct numagpu_buffer *buf, void __user *arg)
+{
+	struct numagpu_buf_stats *st;
+	long ret = 0;
+	int i;
+
+	st = kzalloc(sizeof(*st), GFP_KERNEL);
+	if (!st)
+		return -ENOMEM;
+	st->npages = buf->npages;
+	st->populated = atomic64_read(&buf->populated);
+	st->faults = atomic64_read(&buf->faults);
+	st->first_touch_local = atomic64_read(&buf->first_touch_local);
+	st->first_touch_remote = atomic64_read(&buf->first_touch_remote);
+	st->fallbacks = atomic64_read(&buf->fallbacks);
+	st->sigbus = atomic64_read(&buf->sigbus);
+	st->races = atomic64_read(&buf->races);
+	st->mode_changes = atomic64_read(&buf->mode_changes);
+	st->replicas_created = atomic64_read(&buf->replicas_created);
+	st->collapses = atomic64_read(&buf->collapses);
+	st->migrations = atomic64_read(&buf->migrations);
+	st->pins = atomic64_read(&buf->pins);
+	st->replica_pages = atomic64_read(&buf->replica_pages);
+	st->auto_migrations = atomic64_read(&buf->auto_migrations);
+	st->uring_cmds = atomic64_read(&buf->uring_cmds);
+	for (i = 0; i < NUMAGPU_MAX_GPUS; i++)
+		st->view_faults[i] = atomic64_read(&buf->view_faults[i]);
+	for (i = 0; i < NUMAGPU_MAX_NODES; i++) {
+		st->node_faults[i] = atomic64_read(&buf->node_faults[i]);
+		st->node_pages[i] = atomic64_read(&buf->node_pages[i]);
+	}
+	if (copy_to_user(arg, st, sizeof(*st)))
+		ret = -EFAULT;
+	kfree(st);
+	return ret;
+}
+
+void numagpu_buf_count_uring(struct numagpu_buffer *buf)
+{
+	atomic64_inc(&buf->uring_cmds);
 }

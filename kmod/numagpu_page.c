@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A buffer's pages: allocation on a node (or the nearest with room), the
+ * counts of pages held, the home page of a slot taken with a speculative
+ * reference and locked, and unmapping a page from the views.
+ */
+#include <linux/gfp.h>
+#include <linux/mm.h>
+#include <linux/nodemask.h>
+#include <linux/pagemap.h>
+#include <linux/topology.h>
+
+#include "numagpu.h"
+#include "numagpu_buffer.h"
+
+struct page *numagpu_alloc_on(int nid)
+{
+	return alloc_pages_node(nid, NUMAGPU_GFP, 0);
+}
+
+/* The nearest other node with memory that has a free page, by distance. */
+struct page *numagpu_alloc_fallback(int nid, int *got)
+{
+	nodemask_t tried = NODE_MASK_NONE;
+	struct page *page;
+	int n, best;
+
+	node_set(nid, tried);
+	for (;;) {
+		best = NUMA_NO_NODE;
+		for_each_node_state(n, N_MEMORY) {
+			if (node_isset(n, tried))
+				continue;
+			if (best == NUMA_NO_NODE ||
+			    node_distance(nid, n) < node_distance(nid, best))
+				best = n;
+		}
+		if (best == NUMA_NO_NODE)
+			return NULL;
+		node_set(best, tried);
+		page = numagpu_alloc_on(best);
+		if (page) {
+			*got = best;
+			return page;
+		}
+	}
+}
+
+void numagpu_count_node(atomic64_t *arr, int nid, long delta)
+{
+	if (nid >= 0 && nid < NUMAGPU_MAX_NODES)
+		atomic64_add(delta, &arr[nid]);
+}
+
+void numagpu_count_held(struct numagpu_buffer *buf, int nid, long d)
+{
+	numagpu_count_node(buf->node_pages, nid, d);
+	numagpu_count_node(numagpu_dev.node_pages, nid, d);
+	atomic64_add(d, &numagpu_dev.pages_held);
+}
+
+/* Unmap page @idx from view @view (every process, every mapping). */
+void numagpu_zap_view(struct numagpu_buffer *buf, unsigned long idx,
+		      unsigned int view)
+{
+	struct address_space *mapping = READ_ONCE(buf->mapping);
+	loff_t off;
+
+	if (!mapping)
+		return;
+	off = ((loff_t)view << NUMAGPU_VIEW_SHIFT) + ((loff_t)idx << PAGE_SHIFT);
+	unmap_mapping_range(mapping, off, PAGE_SIZE, 1);
+}
+
+void numagpu_zap_all(struct numagpu_buffer *buf, unsigned long idx)
+{
+	unsigned int v;
+
+	for (v = 0; v < buf->sys->ngpus; v++)
+		numagpu_zap_view(buf, idx, v);
+}
+
+/* A counted reference on the home page of @idx, or NULL if absent. */
+struct page *numagpu_home_get(struct numagpu_buffer *buf,
+			      unsigned long idx)
+{
+	struct page *page;
+
+	for (;;) {
+		/* pairs with smp_store_release() of installers */
+		page = smp_load_acquire(&buf->pages[idx]);
+		if (!page)
+			return NULL;
+		/* speculative, as the page cache: the page may be freed */
+		if (!get_page_unless_zero(page))
+			continue;
+		if (READ_ONCE(buf->pages[idx]) == page)
+			return page;
+		put_page(page);
+	}
+}
+
+/* The home page of @idx, referenced and locked, still in its slot. */
+struct page *numagpu_home_lock(struct numagpu_buffer *buf,
+			       unsigned long idx)
+{
+	struct page *page;
+
+	for (;;) {
+		page = numagpu_home_get(buf, idx);
+		if (!page)
+			return NULL;
+		lock_page(page);
+		if (READ_ONCE(buf->pages[idx]) == page)
+			return page;
+		unlock_page(page);
+		put_page(page);
+	}
+}
+
+void numagpu_page_installed(struct numagpu_buffer *buf, int got,
+			    int cpu_nid, bool fallback)
+{
+	atomic64_inc(&buf->populated);
+	numagpu_count_held(buf, got, 1);
+	if (got == cpu_nid) {
+		atomic64_inc(&buf->first_touch_local);
+		atomic64_inc(&numagpu_dev.first_touch_local);
+	} else {
+		atomic64_inc(&buf->first_touch_remote);
+		atomic64_inc(&numagpu_dev.first_touch_remote);
+	}
+	if (fallback) {
+		atomic64_inc(&buf->fallbacks);
+		atomic64_inc(&numagpu_dev.fallbacks);
+	}
+}
