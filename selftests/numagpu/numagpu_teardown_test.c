@@ -23,11 +23,6 @@
 #include "ngemu/backend/kbuf.h"
 #include "numagpu_test.h"
 
-static long page_size(void)
-{
-	return sysconf(_SC_PAGESIZE);
-}
-
 FIXTURE(td) {
 	struct numagpu_topology topo;
 	unsigned int ngpus;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Helpers shared by the numagpu selftests: the device, the module's
- * (re)loading, and the kernel's own view of the nodes in sysfs.
+ * (re)loading, the kernel's own view of the nodes in sysfs, and a
+ * buffer's location table against its query ioctl.
  */
 #ifndef NUMAGPU_SELFTEST_H
 #define NUMAGPU_SELFTEST_H
@@ -19,6 +20,7 @@
 #include <linux/numagpu.h>
 
 #include "kselftest.h"
+#include "ngemu/backend/kbuf.h"
 
 /*
  * Exit with KSFT_SKIP, as kselftest expects, when the module is absent.
@@ -179,5 +181,28 @@ static inline long numagpu_tainted(void)
 
 /* Taints a run may carry: out-of-tree (O, 4096) and unsigned (E, 8192). */
 #define NUMAGPU_TAINT_OK	(4096L | 8192L)
+
+#define NGROUPS 16
+
+static inline long page_size(void)
+{
+	return sysconf(_SC_PAGESIZE);
+}
+
+/* The location table equals the query ioctl over the whole buffer. */
+static inline int loctab_matches_query(struct ng_kbuf *b)
+{
+	size_t n = b->npages;
+	struct numagpu_loc *t = calloc(n, sizeof(*t));
+	struct numagpu_loc *q = calloc(n, sizeof(*q));
+	int ret = -1;
+
+	if (t && q && !ng_kbuf_loctab_read(b, 0, n, t) &&
+	    !ng_kbuf_query(b, 0, n, q))
+		ret = memcmp(t, q, n * sizeof(*t)) ? 1 : 0;
+	free(t);
+	free(q);
+	return ret;
+}
 
 #endif /* NUMAGPU_SELFTEST_H */
