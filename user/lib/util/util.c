@@ -56,13 +56,11 @@ ssize_t ng_read_file(const char *path, char *buf, size_t len)
 	return (ssize_t)got;
 }
 
-bool ng_grow(void **p, size_t *cap, size_t need, size_t size)
+bool ng_grow_slow(void **p, size_t *cap, size_t need, size_t size)
 {
 	size_t n = *cap ? *cap : 256;
 	void *q;
 
-	if (need <= *cap)
-		return true;
 	while (n < need)
 		n *= 2;
 	q = realloc(*p, n * size);

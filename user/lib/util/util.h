@@ -15,10 +15,16 @@
  */
 ssize_t ng_read_file(const char *path, char *buf, size_t len);
 
+bool ng_grow_slow(void **p, size_t *cap, size_t need, size_t size);
+
 /*
  * Make room for @need elements of @size bytes in the array *@p of *@cap
  * (doubling, from 256). False, with the array unchanged, when out of memory.
+ * Inline: the model's logs call it for every event they record.
  */
-bool ng_grow(void **p, size_t *cap, size_t need, size_t size);
+static inline bool ng_grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	return need <= *cap || ng_grow_slow(p, cap, need, size);
+}
 
 #endif /* NGEMU_LIB_UTIL_H */

@@ -77,6 +77,37 @@ static inline void wl_progress(const struct ng_bench_opts *o, unsigned int d,
 		o->progress(o->ctx, d, n);
 }
 
+/* A timed kernel's modeled and wall time, added to the result. */
+static inline void wl_add_time(struct ng_bench_result *r,
+			       const struct ng_launch_result *lr)
+{
+	r->modeled_s += (double)lr->modeled / NG_TICKS_PER_NS * 1e-9;
+	r->wall_s += lr->wall_s;
+}
+
+/*
+ * The timed kernels of a workload that launches one kernel @o->iters
+ * times: counters from the first, progress after each; 0 or the failed
+ * launch's error.
+ */
+static inline int wl_run_timed(struct ng_system *sys, const struct ng_launch *l,
+			       const struct ng_bench_opts *o,
+			       struct ng_bench_result *r)
+{
+	struct ng_launch_result lr;
+	int ret = 0;
+
+	ng_system_reset_counters(sys);
+	for (unsigned int i = 0; i < o->iters && !ret; i++) {
+		ret = ng_launch(sys, l, &lr);
+		if (!ret)
+			wl_add_time(r, &lr);
+		wl_progress(o, i + 1, o->iters);
+	}
+	wl_collect(sys, r);
+	return ret;
+}
+
 struct wlc {
 	struct ng_system *sys;
 	struct ng_space *sp;
@@ -133,8 +164,7 @@ static inline int wlc_launch(struct wlc *c, const char *name, ng_kernel_fn fn,
 		return ret;
 	}
 	if (timed) {
-		c->r->modeled_s += (double)lr.modeled / NG_TICKS_PER_NS * 1e-9;
-		c->r->wall_s += lr.wall_s;
+		wl_add_time(c->r, &lr);
 		wl_progress(c->o, ++c->done, c->total);
 	}
 	return 0;

@@ -60,7 +60,6 @@ static int chase_run(struct ng_system *sys, const struct ng_bench_opts *o,
 	struct ng_launch l = { .name = r->workload, .fn = chase_kernel,
 			       .grid = { 1, 1 }, .block = { NG_WARP, 1 },
 			       .only_gpu = 0, .args = &c };
-	struct ng_launch_result lr;
 	uint64_t nlines, seed = cfg->seed ? cfg->seed : 1;
 	uint32_t *perm, *next, at = 0;
 	int ret;
@@ -107,14 +106,7 @@ static int chase_run(struct ng_system *sys, const struct ng_bench_opts *o,
 	c.next = next;
 	r->elements = c.hops;
 	r->bytes = 4 * c.hops * o->iters;
-	ng_system_reset_counters(sys);
-	for (unsigned int i = 0; i < o->iters && !ret; i++) {
-		ret = ng_launch(sys, &l, &lr);
-		r->modeled_s += (double)lr.modeled / NG_TICKS_PER_NS * 1e-9;
-		r->wall_s += lr.wall_s;
-		wl_progress(o, i + 1, o->iters);
-	}
-	wl_collect(sys, r);
+	ret = wl_run_timed(sys, &l, o, r);
 	for (uint64_t h = 0; h < c.hops; h++)
 		at = perm[at];
 	r->verified = !ret && at == c.end;

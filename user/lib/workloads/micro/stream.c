@@ -58,7 +58,6 @@ int wl_stream_run(struct ng_system *sys, const struct ng_bench_opts *o,
 	struct ng_launch l = { .name = r->workload, .fn = stream_kernel,
 			       .block = { STREAM_BLOCK, 1 }, .only_gpu = 0,
 			       .args = &s };
-	struct ng_launch_result lr;
 	uint64_t want = 0, got = 0, nblocks;
 	uint32_t *v;
 	int ret;
@@ -92,14 +91,7 @@ int wl_stream_run(struct ng_system *sys, const struct ng_bench_opts *o,
 	l.grid.x = (unsigned int)nblocks;
 	r->elements = s.n;
 	r->bytes = 4 * s.n * o->iters;
-	ng_system_reset_counters(sys);
-	for (unsigned int i = 0; i < o->iters && !ret; i++) {
-		ret = ng_launch(sys, &l, &lr);
-		r->modeled_s += (double)lr.modeled / NG_TICKS_PER_NS * 1e-9;
-		r->wall_s += lr.wall_s;
-		wl_progress(o, i + 1, o->iters);
-	}
-	wl_collect(sys, r);
+	ret = wl_run_timed(sys, &l, o, r);
 	for (uint64_t b = 0; b < nblocks; b++)
 		got += s.sums[b];
 	r->verified = !ret && got == want;

@@ -181,8 +181,7 @@ static int triad_run(struct ng_system *sys, const struct ng_bench_opts *o,
 		ret = ng_launch(sys, &l, &lr);
 		if (ret)
 			goto launch_failed;
-		r->modeled_s += (double)lr.modeled / NG_TICKS_PER_NS * 1e-9;
-		r->wall_s += lr.wall_s;
+		wl_add_time(r, &lr);
 		wl_progress(o, ++done, total);
 		if (!i && verify(&t, r->verify, sizeof(r->verify)))
 			break;
