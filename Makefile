@@ -142,14 +142,15 @@ $(BUILD)/selftests/numagpu/%: $(OBJ)/selftests/numagpu/%.o $(LIB)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) $(NG_LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
-$(BUILD)/selftests/numagpu/run_order: selftests/numagpu/Makefile
+$(BUILD)/selftests/numagpu/run_order: selftests/numagpu/Makefile \
+		selftests/numagpu/settings selftests/numagpu/kmods
 	@mkdir -p $(dir $@)
 	$(Q)$(MAKE) -s -C selftests/numagpu print-order > $@
-	$(Q)cp selftests/numagpu/settings $(dir $@)
+	$(Q)cp selftests/numagpu/settings selftests/numagpu/kmods $(dir $@)
 
 # The whole suite; see tools/check.sh.
 check:
-	$(Q)BUILD=$(BUILD) KVER=$(KVER) KDIR=$(KDIR) KFILES=$(KFILES) tools/check.sh
+	$(Q)BUILD=$(BUILD) KFILES=$(KFILES) tools/check.sh
 
 # The calibration microbenchmarks and stream-triad: measured vs configured,
 # and the emulated / native ratio. BENCH_ARGS adds options (e.g. --system coda).

@@ -4,7 +4,6 @@
  * arguments, metadata), release, the placement-mode and ioctl entry
  * points. The design and the lock order are in numagpu_buffer.h.
  */
-#include <linux/anon_inodes.h>
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/module.h>
@@ -17,6 +16,7 @@
 
 #include "numagpu.h"
 #include "numagpu_buffer.h"
+#include "numagpu_compat.h"
 
 #define CREATE_TRACE_POINTS
 #include "numagpu_trace.h"
@@ -268,8 +268,8 @@ long numagpu_buffer_create(const struct numagpu_system *sys, void __user *arg)
 		return err;
 	}
 	/* an inode of its own: its address_space maps this buffer only */
-	fd = anon_inode_getfd_secure("[numagpu-buffer]", &numagpu_buf_fops, buf,
-				     O_RDWR | O_CLOEXEC, NULL);
+	fd = numagpu_anon_inode_fd("[numagpu-buffer]", &numagpu_buf_fops, buf,
+				   O_RDWR | O_CLOEXEC);
 	if (fd < 0) {
 		numagpu_buffer_free(buf);
 		return fd;

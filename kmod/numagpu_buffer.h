@@ -33,6 +33,14 @@
  *    page_mkwrite locks the home page, drops every replica and marks the
  *    page write-mapped; replication locks the home page, unmaps it from
  *    every view if it may be mapped writable, and only then copies it.
+ * Other kernel code may hold a page too (O_DIRECT and vmsplice take plain
+ * references through GUP on 6.1, devices pin): its writes can land after
+ * any copy. So, as folio_migrate_mapping() does, migration freezes the
+ * home's reference count at what the slot and the migrator hold once the
+ * page is locked and unmapped (numagpu_home_freeze()), and skips the page
+ * if anyone else holds it; replication copies only a page that nobody but
+ * the slot, the caller and its PTEs holds (numagpu_home_held_elsewhere()).
+ *
  * Lock order: home page lock, buf->lock, replica page lock.
  */
 #ifndef _NUMAGPU_BUFFER_H
@@ -79,6 +87,7 @@ struct numagpu_pstate {
 	u8 pad;
 	u16 accessed_by;	/* GPU mask */
 	u16 events;		/* migrations + collapses in this window */
+	atomic_t lock_waiters;	/* referencing the home, waiting to lock it */
 	unsigned long win_start;
 	unsigned long pin_until;
 };
@@ -162,6 +171,10 @@ void numagpu_zap_view(struct numagpu_buffer *buf, unsigned long idx,
 void numagpu_zap_all(struct numagpu_buffer *buf, unsigned long idx);
 struct page *numagpu_home_get(struct numagpu_buffer *buf, unsigned long idx);
 struct page *numagpu_home_lock(struct numagpu_buffer *buf, unsigned long idx);
+bool numagpu_home_held_elsewhere(struct numagpu_buffer *buf,
+				 unsigned long idx, struct page *home);
+bool numagpu_home_freeze(struct page *home);
+void numagpu_home_unfreeze(struct page *home);
 void numagpu_page_installed(struct numagpu_buffer *buf, int got, int cpu_nid,
 			    bool fallback);
 

@@ -13,6 +13,7 @@
 
 #include "numagpu.h"
 #include "numagpu_buffer.h"
+#include "numagpu_compat.h"
 #include "numagpu_trace.h"
 
 /* Allocate and install page @idx for view @view; 0 or VM_FAULT_SIGBUS. */
@@ -173,7 +174,7 @@ int numagpu_buf_mmap(struct file *file, struct vm_area_struct *vma)
 	if (pgoff == NUMAGPU_LOCTAB_PGOFF) {
 		if (vma->vm_flags & VM_WRITE)
 			return -EPERM;
-		vma->vm_flags &= ~(VM_MAYWRITE | VM_MAYEXEC);
+		numagpu_vm_flags_mod(vma, 0, VM_MAYWRITE | VM_MAYEXEC);
 		return remap_vmalloc_range(vma, buf->loctab, 0);
 	}
 	if (!(vma->vm_flags & VM_SHARED))
@@ -181,7 +182,7 @@ int numagpu_buf_mmap(struct file *file, struct vm_area_struct *vma)
 	if (view >= buf->sys->ngpus || off >= buf->npages ||
 	    n > buf->npages - off)
 		return -EINVAL;
-	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
+	numagpu_vm_flags_mod(vma, VM_DONTEXPAND | VM_DONTDUMP, 0);
 	/* page_mkwrite makes the VMA write-notify: read faults map read-only */
 	vma->vm_ops = &numagpu_buf_vm_ops;
 	if (!READ_ONCE(buf->mapping))

@@ -3,29 +3,145 @@
  * Migration: a page copied to another node and published in its slot,
  * one page at a time or in batches that unmap a range once per view.
  */
+#include <linux/bitmap.h>
 #include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/nodemask.h>
 #include <linux/pagemap.h>
 #include <linux/sched/signal.h>
+#include <linux/slab.h>
 #include <linux/topology.h>
 
 #include "numagpu.h"
 #include "numagpu_buffer.h"
 #include "numagpu_trace.h"
 
+/* Tries at a page that someone else holds for a moment, as migrate_pages() */
+#define NUMAGPU_MIGRATE_TRIES	3
+
+static void numagpu_free_unused(struct page *page)
+{
+	put_page(page);
+	atomic64_inc(&numagpu_dev.pages_freed);
+}
+
+/* Locked, references frozen: the copy goes in the slot of @old. */
+static void numagpu_publish_locked(struct numagpu_buffer *buf,
+				   unsigned long idx, int nid,
+				   struct page *old, struct page *newp)
+{
+	buf->ps[idx].wmapped = 0;
+	buf->ps[idx].touches = 0;
+	numagpu_loc_set(buf, idx, nid,
+			(buf->loc[idx].flags & ~NUMAGPU_LOC_FALLBACK) |
+			NUMAGPU_LOC_MIGRATED);
+	/* the copy before the page: pairs with smp_load_acquire() */
+	smp_store_release(&buf->pages[idx], newp);
+	numagpu_home_unfreeze(old);
+	numagpu_thrash_event(buf, idx);
+}
+
+/* @old, locked, left its slot for a page on @nid: release and count it. */
+static void numagpu_moved(struct numagpu_buffer *buf, unsigned long idx,
+			  struct page *old, int nid, bool automatic)
+{
+	int from = page_to_nid(old);
+
+	unlock_page(old);
+	/* our reference, then the slot's: faults holding one retry */
+	put_page(old);
+	put_page(old);
+	atomic64_inc(&numagpu_dev.pages_freed);
+	numagpu_count_held(buf, from, -1);
+	numagpu_count_held(buf, nid, 1);
+	atomic64_inc(&buf->migrations);
+	atomic64_inc(&numagpu_dev.migrations);
+	if (automatic) {
+		atomic64_inc(&buf->auto_migrations);
+		atomic64_inc(&numagpu_dev.auto_migrations);
+	}
+	trace_numagpu_migrate(buf->id, idx, from, nid, automatic);
+}
+
+/* Install zeroed @newp in empty slot @idx: 1, or 0 if a fault won. */
+static int numagpu_migrate_populate(struct numagpu_buffer *buf,
+				    unsigned long idx, int nid,
+				    struct page *newp)
+{
+	mutex_lock(&buf->lock);
+	if (buf->pages[idx]) {
+		mutex_unlock(&buf->lock);
+		numagpu_free_unused(newp);
+		return 0;
+	}
+	numagpu_loc_begin(buf);
+	numagpu_loc_set(buf, idx, nid, NUMAGPU_LOC_POPULATED |
+			POL_MODE(buf->policy[idx]) << NUMAGPU_LOC_MODE_SHIFT);
+	numagpu_loc_end(buf);
+	numagpu_loc_update(buf, idx);
+	/* publish a zeroed page: pairs with smp_load_acquire() */
+	smp_store_release(&buf->pages[idx], newp);
+	mutex_unlock(&buf->lock);
+	numagpu_page_installed(buf, nid, numa_node_id(), false);
+	return 1;
+}
+
+/*
+ * Copy the home page of @idx into @newp and publish it: 1 moved, 0 nothing
+ * to do, -EBUSY pinned by a hint, -EAGAIN held by someone else (its
+ * writes could land in the old page after the copy: a lost write).
+ * @newp is consumed only on 1.
+ */
+static int numagpu_move_page(struct numagpu_buffer *buf, unsigned long idx,
+			     int nid, struct page *newp, bool automatic)
+{
+	struct page *reps[NUMAGPU_MAX_GPUS];
+	struct page *home;
+
+	home = numagpu_home_lock(buf, idx);
+	mutex_lock(&buf->lock);
+	if (!home || page_to_nid(home) == nid || numagpu_pinned(buf, idx)) {
+		int ret = home && page_to_nid(home) != nid ? -EBUSY : 0;
+
+		mutex_unlock(&buf->lock);
+		if (home) {
+			unlock_page(home);
+			put_page(home);
+		}
+		return ret;
+	}
+	numagpu_collapse_locked(buf, idx, NUMAGPU_MAX_GPUS, reps);
+	mutex_unlock(&buf->lock);
+	numagpu_replicas_free(buf, idx, reps);
+	/* home is locked: no PTE of it can be installed again */
+	numagpu_zap_all(buf, idx);
+	mutex_lock(&buf->lock);
+	if (!numagpu_home_freeze(home)) {
+		mutex_unlock(&buf->lock);
+		unlock_page(home);
+		put_page(home);
+		return -EAGAIN;
+	}
+	copy_highpage(newp, home);
+	numagpu_loc_begin(buf);
+	numagpu_publish_locked(buf, idx, nid, home, newp);
+	numagpu_loc_end(buf);
+	mutex_unlock(&buf->lock);
+	numagpu_moved(buf, idx, home, nid, automatic);
+	return 1;
+}
+
 /*
  * Move page @idx to node @nid: 1 moved (or allocated, with @populate),
- * 0 nothing to do, -EBUSY pinned, -ENOMEM no room on @nid.
+ * 0 nothing to do, -EBUSY pinned or held by other kernel code, -ENOMEM no
+ * room on @nid.
  */
 int numagpu_migrate_one(struct numagpu_buffer *buf, unsigned long idx,
 			int nid, bool populate, bool automatic)
 {
-	struct page *reps[NUMAGPU_MAX_GPUS];
-	struct numagpu_pstate *ps = &buf->ps[idx];
 	struct page *home, *newp;
-	int from;
+	int tries, ret;
 
 	home = numagpu_home_get(buf, idx);
 	if (home && page_to_nid(home) == nid) {
@@ -41,113 +157,87 @@ int numagpu_migrate_one(struct numagpu_buffer *buf, unsigned long idx,
 		return -ENOMEM;
 	}
 	atomic64_inc(&numagpu_dev.pages_allocated);
-	if (!home) {
-		mutex_lock(&buf->lock);
-		if (buf->pages[idx]) {
-			mutex_unlock(&buf->lock);
-			put_page(newp);
-			atomic64_inc(&numagpu_dev.pages_freed);
-			return 0;
+	if (!home)
+		return numagpu_migrate_populate(buf, idx, nid, newp);
+	put_page(home);
+	for (tries = 0;; tries++) {
+		ret = numagpu_move_page(buf, idx, nid, newp, automatic);
+		if (ret != -EAGAIN)
+			break;
+		if (tries + 1 == NUMAGPU_MIGRATE_TRIES) {
+			ret = -EBUSY;
+			break;
 		}
-		numagpu_loc_begin(buf);
-		numagpu_loc_set(buf, idx, nid, NUMAGPU_LOC_POPULATED |
-				POL_MODE(buf->policy[idx]) <<
-				NUMAGPU_LOC_MODE_SHIFT);
-		numagpu_loc_end(buf);
-		numagpu_loc_update(buf, idx);
-		/* publish a zeroed page: pairs with smp_load_acquire() */
-		smp_store_release(&buf->pages[idx], newp);
-		mutex_unlock(&buf->lock);
-		numagpu_page_installed(buf, nid, numa_node_id(), false);
-		return 1;
+		/* let a fault waiting for the page lock map it and go */
+		cond_resched();
 	}
-	put_page(home);
-	home = numagpu_home_lock(buf, idx);
-	mutex_lock(&buf->lock);
-	if (!home || page_to_nid(home) == nid || numagpu_pinned(buf, idx)) {
-		int ret = home && page_to_nid(home) != nid ? -EBUSY : 0;
-
-		mutex_unlock(&buf->lock);
-		if (home) {
-			unlock_page(home);
-			put_page(home);
-		}
-		put_page(newp);
-		atomic64_inc(&numagpu_dev.pages_freed);
-		return ret;
-	}
-	numagpu_collapse_locked(buf, idx, NUMAGPU_MAX_GPUS, reps);
-	mutex_unlock(&buf->lock);
-	numagpu_replicas_free(buf, idx, reps);
-	/* home is locked: no PTE of it can be installed again */
-	numagpu_zap_all(buf, idx);
-	if (page_maybe_dma_pinned(home)) {
-		/* pinned by GUP (O_DIRECT, RDMA...): writes may still come */
-		unlock_page(home);
-		put_page(home);
-		put_page(newp);
-		atomic64_inc(&numagpu_dev.pages_freed);
-		return -EBUSY;
-	}
-	copy_highpage(newp, home);
-
-	from = page_to_nid(home);
-	mutex_lock(&buf->lock);
-	ps->wmapped = 0;
-	ps->touches = 0;
-	numagpu_loc_begin(buf);
-	numagpu_loc_set(buf, idx, nid,
-			(buf->loc[idx].flags & ~NUMAGPU_LOC_FALLBACK) |
-			NUMAGPU_LOC_MIGRATED);
-	numagpu_loc_end(buf);
-	/* the copy before the page: pairs with smp_load_acquire() */
-	smp_store_release(&buf->pages[idx], newp);
-	numagpu_thrash_event(buf, idx);
-	mutex_unlock(&buf->lock);
-	unlock_page(home);
-	/* our reference, then the buffer's: faults holding one retry */
-	put_page(home);
-	put_page(home);
-	atomic64_inc(&numagpu_dev.pages_freed);
-	numagpu_count_held(buf, from, -1);
-	numagpu_count_held(buf, nid, 1);
-	atomic64_inc(&buf->migrations);
-	atomic64_inc(&numagpu_dev.migrations);
-	if (automatic) {
-		atomic64_inc(&buf->auto_migrations);
-		atomic64_inc(&numagpu_dev.auto_migrations);
-	}
-	trace_numagpu_migrate(buf->id, idx, from, nid, automatic);
-	return 1;
+	if (ret <= 0)
+		numagpu_free_unused(newp);
+	return ret;
 }
 
 #define NUMAGPU_MIGRATE_BATCH	64
 
+/* A batch's pages, off the stack (one per migration request). */
+struct numagpu_batch {
+	struct page *old[NUMAGPU_MIGRATE_BATCH];
+	struct page *newp[NUMAGPU_MIGRATE_BATCH];
+	unsigned long busy[BITS_TO_LONGS(NUMAGPU_MIGRATE_BATCH)];
+};
+
+/* Unmap the runs of pages the batch holds from every view, not the rest. */
+static void numagpu_batch_unmap(struct numagpu_buffer *buf,
+				struct numagpu_batch *b, unsigned long start,
+				unsigned long n)
+{
+	struct address_space *mapping = READ_ONCE(buf->mapping);
+	unsigned long k = 0, run;
+	unsigned int v;
+
+	if (!mapping)
+		return;
+	while (k < n) {
+		if (!b->old[k]) {
+			k++;
+			continue;
+		}
+		for (run = k; run < n && b->old[run]; run++)
+			;
+		for (v = 0; v < buf->sys->ngpus; v++)
+			unmap_mapping_range(mapping,
+					    ((loff_t)v << NUMAGPU_VIEW_SHIFT) +
+					    ((loff_t)(start + k) << PAGE_SHIFT),
+					    (loff_t)(run - k) << PAGE_SHIFT, 1);
+		k = run;
+	}
+}
+
 /*
  * Move the pages of [@start, @end) that are not on @nid yet, up to a batch
  * of them at a time: lock them (the first waits, the others are tried, so
- * batches never wait for each other), unmap the batch's range from each
- * view at once (one TLB shootdown per view, not per page), copy, and
- * publish the new pages together. Returns where the next batch starts.
+ * batches never wait for each other), unmap the batch's pages from each
+ * view at once (one TLB shootdown per run and view, not per page), copy,
+ * and publish the new pages together. A page someone else holds is tried
+ * again alone. Returns where the next batch starts.
  */
 static unsigned long numagpu_migrate_batch(struct numagpu_buffer *buf,
+					   struct numagpu_batch *b,
 					   unsigned long start,
 					   unsigned long end, int nid,
 					   bool populate, u64 *moved,
 					   u64 *skipped)
 {
-	struct page *old[NUMAGPU_MIGRATE_BATCH], *newp[NUMAGPU_MIGRATE_BATCH];
 	struct page *reps[NUMAGPU_MAX_GPUS];
-	struct address_space *mapping;
 	unsigned long i, k, stop;
-	unsigned int nb = 0, v;
+	unsigned int nb = 0;
+	int ret;
 
+	bitmap_zero(b->busy, NUMAGPU_MIGRATE_BATCH);
 	for (i = start; i < end && i - start < NUMAGPU_MIGRATE_BATCH; i++) {
 		struct page *home = numagpu_home_get(buf, i), *np;
-		int ret;
 
 		k = i - start;
-		old[k] = NULL;
+		b->old[k] = NULL;
 		if (!home) {
 			if (!populate)
 				continue;
@@ -186,16 +276,15 @@ static unsigned long numagpu_migrate_batch(struct numagpu_buffer *buf,
 			mutex_unlock(&buf->lock);
 			unlock_page(home);
 			put_page(home);
-			put_page(np);
-			atomic64_inc(&numagpu_dev.pages_freed);
+			numagpu_free_unused(np);
 			(*skipped)++;
 			continue;
 		}
 		numagpu_collapse_locked(buf, i, NUMAGPU_MAX_GPUS, reps);
 		mutex_unlock(&buf->lock);
 		numagpu_replicas_free(buf, i, reps);
-		old[k] = home;
-		newp[k] = np;
+		b->old[k] = home;
+		b->newp[k] = np;
 		nb++;
 	}
 	stop = i;
@@ -203,65 +292,40 @@ static unsigned long numagpu_migrate_batch(struct numagpu_buffer *buf,
 		return stop;
 
 	/* the homes are locked: none can be mapped again meanwhile */
-	mapping = READ_ONCE(buf->mapping);
-	for (v = 0; mapping && v < buf->sys->ngpus; v++)
-		unmap_mapping_range(mapping,
-				    ((loff_t)v << NUMAGPU_VIEW_SHIFT) +
-				    ((loff_t)start << PAGE_SHIFT),
-				    (loff_t)(stop - start) << PAGE_SHIFT, 1);
-	for (k = 0; k < stop - start; k++) {
-		if (!old[k])
-			continue;
-		if (page_maybe_dma_pinned(old[k])) {
-			/* pinned by GUP (O_DIRECT, RDMA...): writes may come */
-			unlock_page(old[k]);
-			put_page(old[k]);
-			put_page(newp[k]);
-			atomic64_inc(&numagpu_dev.pages_freed);
-			old[k] = NULL;
-			(*skipped)++;
-			continue;
-		}
-		copy_highpage(newp[k], old[k]);
-	}
-
+	numagpu_batch_unmap(buf, b, start, stop - start);
 	mutex_lock(&buf->lock);
 	numagpu_loc_begin(buf);
 	for (k = 0; k < stop - start; k++) {
-		if (!old[k])
+		if (!b->old[k])
 			continue;
-		i = start + k;
-		buf->ps[i].wmapped = 0;
-		buf->ps[i].touches = 0;
-		numagpu_loc_set(buf, i, nid,
-				(buf->loc[i].flags & ~NUMAGPU_LOC_FALLBACK) |
-				NUMAGPU_LOC_MIGRATED);
-		/* the copy before the page: pairs with smp_load_acquire() */
-		smp_store_release(&buf->pages[i], newp[k]);
+		if (!numagpu_home_freeze(b->old[k])) {
+			/* GUP, O_DIRECT, a fault waiting: try it alone */
+			unlock_page(b->old[k]);
+			put_page(b->old[k]);
+			numagpu_free_unused(b->newp[k]);
+			b->old[k] = NULL;
+			__set_bit(k, b->busy);
+			continue;
+		}
+		copy_highpage(b->newp[k], b->old[k]);
+		numagpu_publish_locked(buf, start + k, nid, b->old[k],
+				       b->newp[k]);
 	}
 	numagpu_loc_end(buf);
-	for (k = 0; k < stop - start; k++)
-		if (old[k])
-			numagpu_thrash_event(buf, start + k);
 	mutex_unlock(&buf->lock);
 
 	for (k = 0; k < stop - start; k++) {
-		int from;
-
-		if (!old[k])
-			continue;
-		from = page_to_nid(old[k]);
-		unlock_page(old[k]);
-		/* our reference, then the buffer's: faults holding one retry */
-		put_page(old[k]);
-		put_page(old[k]);
-		atomic64_inc(&numagpu_dev.pages_freed);
-		numagpu_count_held(buf, from, -1);
-		numagpu_count_held(buf, nid, 1);
-		atomic64_inc(&buf->migrations);
-		atomic64_inc(&numagpu_dev.migrations);
-		trace_numagpu_migrate(buf->id, start + k, from, nid, false);
-		(*moved)++;
+		if (b->old[k]) {
+			numagpu_moved(buf, start + k, b->old[k], nid, false);
+			(*moved)++;
+		} else if (test_bit(k, b->busy)) {
+			ret = numagpu_migrate_one(buf, start + k, nid, false,
+						  false);
+			if (ret > 0)
+				(*moved)++;
+			else if (ret < 0)
+				(*skipped)++;
+		}
 	}
 	return stop;
 }
@@ -269,6 +333,7 @@ static unsigned long numagpu_migrate_batch(struct numagpu_buffer *buf,
 int numagpu_buf_migrate(struct numagpu_buffer *buf, u64 first, u64 n,
 			u32 target, u32 flags, u64 *moved, u64 *skipped)
 {
+	struct numagpu_batch *b;
 	unsigned long i;
 	int err, nid;
 
@@ -289,13 +354,19 @@ int numagpu_buf_migrate(struct numagpu_buffer *buf, u64 first, u64 n,
 			return -EINVAL;
 		nid = target;
 	}
+	b = kmalloc(sizeof(*b), GFP_KERNEL);
+	if (!b)
+		return -ENOMEM;
 	for (i = first; i < first + n;) {
-		i = numagpu_migrate_batch(buf, i, first + n, nid,
+		i = numagpu_migrate_batch(buf, b, i, first + n, nid,
 					  flags & NUMAGPU_MIGRATE_POPULATE,
 					  moved, skipped);
-		if (fatal_signal_pending(current))
-			return -EINTR;
+		if (fatal_signal_pending(current)) {
+			err = -EINTR;
+			break;
+		}
 		cond_resched();
 	}
-	return 0;
+	kfree(b);
+	return err;
 }

@@ -7,11 +7,13 @@
 #include <linux/gfp.h>
 #include <linux/mm.h>
 #include <linux/nodemask.h>
+#include <linux/page_ref.h>
 #include <linux/pagemap.h>
 #include <linux/topology.h>
 
 #include "numagpu.h"
 #include "numagpu_buffer.h"
+#include "numagpu_compat.h"
 
 struct page *numagpu_alloc_on(int nid)
 {
@@ -91,9 +93,14 @@ struct page *numagpu_home_get(struct numagpu_buffer *buf,
 		page = smp_load_acquire(&buf->pages[idx]);
 		if (!page)
 			return NULL;
-		/* speculative, as the page cache: the page may be freed */
-		if (!get_page_unless_zero(page))
+		/*
+		 * Speculative, as the page cache: the page may be freed, or
+		 * frozen by a migration about to publish its successor.
+		 */
+		if (!get_page_unless_zero(page)) {
+			cpu_relax();
 			continue;
+		}
 		if (READ_ONCE(buf->pages[idx]) == page)
 			return page;
 		put_page(page);
@@ -110,12 +117,50 @@ struct page *numagpu_home_lock(struct numagpu_buffer *buf,
 		page = numagpu_home_get(buf, idx);
 		if (!page)
 			return NULL;
+		/* a reference the lock holder can tell from other holders' */
+		atomic_inc(&buf->ps[idx].lock_waiters);
 		lock_page(page);
+		atomic_dec(&buf->ps[idx].lock_waiters);
 		if (READ_ONCE(buf->pages[idx]) == page)
 			return page;
 		unlock_page(page);
 		put_page(page);
 	}
+}
+
+/* The references on a home page besides its PTEs': the slot's, the caller's */
+#define NUMAGPU_HOME_REFS	2
+
+/*
+ * Locked home page @home of slot @idx: does anyone but the slot, the
+ * caller, its PTEs and faults waiting for its lock hold it (GUP for
+ * O_DIRECT or vmsplice, a device)? Such a holder may write at any time.
+ * A fault between taking its reference and counting itself a waiter
+ * looks like one too: callers try again before they give up.
+ */
+bool numagpu_home_held_elsewhere(struct numagpu_buffer *buf,
+				 unsigned long idx, struct page *home)
+{
+	return page_count(home) > NUMAGPU_HOME_REFS +
+	       numagpu_page_mapcount(home) +
+	       atomic_read(&buf->ps[idx].lock_waiters);
+}
+
+/*
+ * Locked home page @home, unmapped from every view: freeze its references
+ * if only the slot and the caller hold it, so that nobody can take one
+ * until numagpu_home_unfreeze(). False if another holder exists: a copy
+ * could miss its writes.
+ */
+bool numagpu_home_freeze(struct page *home)
+{
+	return page_ref_freeze(home, NUMAGPU_HOME_REFS);
+}
+
+/* After the successor is published: the slot's and the caller's again. */
+void numagpu_home_unfreeze(struct page *home)
+{
+	page_ref_unfreeze(home, NUMAGPU_HOME_REFS);
 }
 
 void numagpu_page_installed(struct numagpu_buffer *buf, int got,

@@ -106,6 +106,9 @@ static struct page *numagpu_replica_get(struct numagpu_buffer *buf,
 	}
 }
 
+/* Tries at a home that someone holds for a moment (see held_elsewhere) */
+#define NUMAGPU_REPLICA_TRIES	3
+
 /*
  * Read fault of view @view on a read-mostly page homed elsewhere: map the
  * view's replica, making it first. Returns VM_FAULT_LOCKED with vmf->page
@@ -119,6 +122,7 @@ vm_fault_t numagpu_replica_fault(struct numagpu_buffer *buf,
 	int nid = buf->sys->node[view];
 	struct page *rep, *home, *newp = NULL;
 	bool zapped = false;
+	int tries = 0;
 
 again:
 	rep = numagpu_replica_get(buf, idx, view);
@@ -183,6 +187,16 @@ again:
 	 */
 	if (zapped)
 		numagpu_zap_all(buf, idx);
+	if (numagpu_home_held_elsewhere(buf, idx, home)) {
+		/* its holder may write (O_DIRECT, a device): no copy */
+		unlock_page(home);
+		put_page(home);
+		if (++tries < NUMAGPU_REPLICA_TRIES) {
+			cond_resched();
+			goto again;
+		}
+		goto give_up;
+	}
 	copy_highpage(newp, home);
 	/* unpublished: nobody else can hold its lock */
 	lock_page(newp);

@@ -9,10 +9,10 @@
  * allocate memory, as the ioctls do).
  */
 #include <linux/fs.h>
-#include <linux/io_uring.h>
 #include <linux/string.h>
 
 #include "numagpu.h"
+#include "numagpu_compat.h"
 
 #define NUMAGPU_URING_SQE128_CMD	80
 
@@ -25,9 +25,10 @@ int numagpu_buf_uring_cmd(struct io_uring_cmd *ioucmd,
 	int err;
 
 	/* the SQE is shared with user space: read it once */
-	memcpy(&c, ioucmd->cmd, sizeof(c));
+	memcpy(&c, numagpu_uring_cmd_payload(ioucmd), sizeof(c));
 	if (issue_flags & IO_URING_F_SQE128) {
-		const u8 *rest = (const u8 *)ioucmd->cmd + sizeof(c);
+		const u8 *rest = (const u8 *)numagpu_uring_cmd_payload(ioucmd) +
+				   sizeof(c);
 
 		if (memchr_inv(rest, 0, NUMAGPU_URING_SQE128_CMD - sizeof(c)))
 			return -EINVAL;

@@ -5,7 +5,9 @@
 #   2. user-space tests, then again under ASan + UBSan;
 #   3. tests of the project's own tools (TAP runner, summary, VM log checks);
 #   4. kernel coding style of kmod/ (checkpatch.pl);
-#   5. the kselftests in a 4-node VM running Debian's kernel.
+#   5. the kselftests in a 4-node VM, once per supported kernel line
+#      (Debian 12's 6.1 and 6.12: tools/kernels.sh), the module built for
+#      each in $BUILD/kmod/KVER (tools/build-module.sh).
 # Every suite writes a KTAP log under $BUILD/logs; the last line printed is
 # "N passed, N failed, N skipped" over all of them, and the exit status is
 # non-zero when anything failed, including a suite that could not run.
@@ -60,17 +62,26 @@ step "kernel coding style (checkpatch)"
 tools/check-style.sh "$KFILES" > "$logs/style.tap"
 grep -E '^(not )?ok ' "$logs/style.tap"
 
-step "kselftests in a 4-node VM"
-kver=${KVER:-$(tools/kver.sh)}
-tools/vm/run.sh --kernel "/boot/vmlinuz-$kver" --ko numagpu.ko \
-	--tests "$BUILD/selftests/numagpu" --bin "$BUILD/ngemu" \
-	--nodes 4 --out "$BUILD/vm"
-if [ -s "$BUILD/vm/ktap.log" ] && [ -s "$BUILD/vm/vm.tap" ]; then
-	cp "$BUILD/vm/ktap.log" "$logs/vm-selftests.tap"
-	cp "$BUILD/vm/vm.tap" "$logs/vm-kernel.tap"
-else
-	broken "vm: the VM lane produced no results" vm
+step "kselftests in a 4-node VM, on each kernel line (6.1, 6.12)"
+if ! kvers=$(tools/kernels.sh); then
+	broken "vm: a supported kernel line has no image with headers" vm-kernels
 fi
+for kver in $kvers; do
+	tag=vm-$kver
+	if ! ko=$(tools/build-module.sh "$kver" "$BUILD/kmod/$kver"); then
+		broken "$tag: numagpu.ko does not build" "$tag"
+		continue
+	fi
+	tools/vm/run.sh --kernel "/boot/vmlinuz-$kver" --ko "$ko" \
+		--tests "$BUILD/selftests/numagpu" --bin "$BUILD/ngemu" \
+		--nodes 4 --out "$BUILD/vm/$kver"
+	if [ -s "$BUILD/vm/$kver/ktap.log" ] && [ -s "$BUILD/vm/$kver/vm.tap" ]; then
+		cp "$BUILD/vm/$kver/ktap.log" "$logs/$tag-selftests.tap"
+		cp "$BUILD/vm/$kver/vm.tap" "$logs/$tag-kernel.tap"
+	else
+		broken "$tag: the VM lane produced no results" "$tag"
+	fi
+done
 
 step "summary"
 tools/tap-summary.sh "$logs"/*.tap

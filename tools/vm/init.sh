@@ -63,6 +63,14 @@ topology() {
 mark TOPOLOGY
 topology >&3
 
+# The kernel's own modules tests need (run.sh --kmod), before numagpu.ko.
+while read -r name args; do
+	[ -n "$name" ] || continue
+	# shellcheck disable=SC2086 # module parameters are separate words
+	out=$(insmod "/lib/modules/extra/$name.ko" $args 2>&1)
+	say "insmod $name${args:+ $args}: rc=$?${out:+: $out}"
+done </etc/numagpu-kmods 2>/dev/null
+
 if [ -e "$KO" ]; then
 	mark INSMOD
 	# shellcheck disable=SC2086 # module parameters are separate words

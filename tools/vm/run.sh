@@ -17,9 +17,14 @@ usage: tools/vm/run.sh --ko PATH [options]
   --insmod-args STR   module parameters, e.g. "nodes=4 debug=1"
   --tests DIR         test programs; DIR/run_order (names, one a line) sets
                       which run and in what order, else every executable in
-                      DIR, sorted; DIR/settings may hold timeout=N (per test)
+                      DIR, sorted; DIR/settings may hold timeout=N (per test);
+                      DIR/kmods lists kernel modules as --kmod takes them
   --only "NAME..."    run only these tests (overrides run_order)
   --bin FILE          extra executable for the guest's /bin (repeatable)
+  --kmod "NAME ARGS"  load the booted kernel's own module NAME (from
+                      /lib/modules/VER of this host, without dependencies)
+                      with ARGS before numagpu.ko (repeatable), e.g.
+                      --kmod "brd rd_nr=1 rd_size=16384"
   --nodes N           NUMA nodes, 2..8 (default 4)
   --cpus N            vCPUs, >= nodes (default: nodes)
   --mem MiB           guest memory, split evenly across nodes (default 2048)
@@ -45,7 +50,7 @@ die_usage() { echo "run.sh: $*" >&2; echo "try: tools/vm/run.sh --help" >&2; exi
 die_setup() { echo "run.sh: $*" >&2; exit 3; }
 need_uint() { [[ $2 =~ ^[0-9]+$ ]] || die_usage "$1 needs a number, got '$2'"; }
 
-ko="" insmod_args="" tests="" only="" bins=() nodes=4 cpus="" mem=2048
+ko="" insmod_args="" tests="" only="" bins=() kmods=() nodes=4 cpus="" mem=2048
 # OUT defaults to build/vm of this checkout, wherever we are run from.
 kernel="" kver="" run_timeout=900 out=$(dirname "$tools")/build/vm shell=0 verbose=0
 
@@ -57,7 +62,7 @@ while [ $# -gt 0 ]; do
 		opt=$1
 	fi
 	case $opt in
-	--ko | --insmod-args | --tests | --only | --bin | --nodes | --cpus | \
+	--ko | --insmod-args | --tests | --only | --bin | --kmod | --nodes | --cpus | \
 		--mem | --kernel | --kver | --timeout | --out)
 		[ $# -ge 2 ] || die_usage "$opt needs an argument"
 		val=$2
@@ -72,6 +77,7 @@ while [ $# -gt 0 ]; do
 	--tests) tests=$val ;;
 	--only) only=$val ;;
 	--bin) bins+=("$val") ;;
+	--kmod) kmods+=("$val") ;;
 	--nodes) need_uint "$opt" "$val"; nodes=$val ;;
 	--cpus) need_uint "$opt" "$val"; cpus=$val ;;
 	--mem) need_uint "$opt" "$val"; mem=$val ;;
@@ -119,6 +125,8 @@ if [ -z "$kernel" ]; then
 	fi
 	kernel=/boot/vmlinuz-$kver
 fi
+# the release of a /boot/vmlinuz-VER kernel names its modules' directory
+[ -n "$kver" ] || case ${kernel##*/} in vmlinuz-*) kver=${kernel##*/vmlinuz-} ;; esac
 [ -r "$kernel" ] || die_setup "cannot read kernel $kernel (missing, or not readable by $(id -un))"
 
 for t in qemu-system-x86_64 cpio gzip timeout tail; do
@@ -164,6 +172,33 @@ install -m 0755 "$tools/ksft-run.sh" "$root/bin/ksft-run.sh"
 [ -z "$ko" ] || cp "$ko" "$root/lib/modules/numagpu.ko"
 for b in ${bins[@]+"${bins[@]}"}; do
 	copy_exe "$b" "$root/bin/$(basename "$b")"
+done
+
+# Modules of the booted kernel, decompressed (busybox insmod reads plain
+# ELF), listed with their arguments in /etc/numagpu-kmods for /init.
+if [ -n "$tests" ] && [ -f "$tests/kmods" ]; then
+	while IFS= read -r line; do
+		line=${line%%#*}
+		line=$(echo "$line" | sed 's/[[:space:]]*$//')
+		[ -z "$line" ] || kmods+=("$line")
+	done <"$tests/kmods"
+fi
+mkdir -p "$root/lib/modules/extra"
+: >"$root/etc/numagpu-kmods"
+for km in ${kmods[@]+"${kmods[@]}"}; do
+	name=${km%% *}
+	args=""
+	[ "$name" = "$km" ] || args=${km#* }
+	[ -n "$kver" ] || die_usage "--kmod $name: give --kver (or a /boot/vmlinuz-VER kernel)"
+	src=$(find "/lib/modules/$kver/kernel" -name "$name.ko*" 2>/dev/null | head -n 1)
+	[ -n "$src" ] || die_setup "--kmod: no $name.ko* under /lib/modules/$kver/kernel"
+	case $src in
+	*.xz) xz -dc "$src" >"$root/lib/modules/extra/$name.ko" ;;
+	*.zst) zstd -dcq "$src" >"$root/lib/modules/extra/$name.ko" ;;
+	*.gz) gzip -dc "$src" >"$root/lib/modules/extra/$name.ko" ;;
+	*) cp "$src" "$root/lib/modules/extra/$name.ko" ;;
+	esac
+	echo "$name $args" >>"$root/etc/numagpu-kmods"
 done
 
 test_list=""

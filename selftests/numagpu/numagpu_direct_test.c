@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Other kernel code writing into a view's pages while the module moves or
+ * copies them: O_DIRECT and io_uring reads from a block device (brd's
+ * /dev/ram0, loaded by the VM lane: selftests/numagpu/kmods) into a view,
+ * racing NUMAGPU_BUF_IOC_MIGRATE and read-mostly replication. The device's
+ * reference on a page (plain on 6.1, a pin on 6.12) must keep migration
+ * from copying the page under the write, and replication from copying it
+ * at all: after every read, every byte is checked through every view.
+ */
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/mman.h>
+
+#include <liburing.h>
+
+#include "numagpu_rep_fixture.h"
+
+#define RAM_DEV		"/dev/ram0"
+#define NP		32		/* pages per buffer and per device region */
+#define ROUNDS_MAX	400
+#define BUDGET_S	4.0
+
+static uint32_t pat(unsigned int region, size_t word)
+{
+	return ((region + 1) * 0x9e3779b1u) ^ ((uint32_t)word * 0x85ebca6bu);
+}
+
+/* Fill the device with its regions' patterns; the fd, O_DIRECT, or -errno. */
+static int ram_open(long page, unsigned int *nregions)
+{
+	size_t rbytes = NP * page, words = rbytes / 4;
+	int fd = open(RAM_DEV, O_RDWR | O_DIRECT | O_CLOEXEC);
+	off_t size;
+	uint32_t *w;
+
+	if (fd < 0)
+		return -errno;
+	size = lseek(fd, 0, SEEK_END);
+	*nregions = size / rbytes;
+	if (!*nregions || posix_memalign((void **)&w, page, rbytes)) {
+		close(fd);
+		return -ENOSPC;
+	}
+	for (unsigned int r = 0; r < *nregions; r++) {
+		for (size_t i = 0; i < words; i++)
+			w[i] = pat(r, i);
+		if (pwrite(fd, w, rbytes, (off_t)r * rbytes) != (ssize_t)rbytes) {
+			free(w);
+			close(fd);
+			return -EIO;
+		}
+	}
+	free(w);
+	return fd;
+}
+
+/* Words of region @r wrong in view @g, with the first one reported. */
+static size_t check_view(FIXTURE_DATA(rep) *self, unsigned int g,
+			 unsigned int r)
+{
+	const volatile uint32_t *v = (const uint32_t *)self->v[g];
+	size_t words = NP * self->page / 4, bad = 0;
+
+	for (size_t i = 0; i < words; i++) {
+		uint32_t got = v[i];
+
+		if (got != pat(r, i) && !bad++)
+			fprintf(stderr, "# view %u word %zu: %#x, want %#x (region %u)\n",
+				g, i, got, pat(r, i), r);
+	}
+	return bad;
+}
+
+static size_t check_all(FIXTURE_DATA(rep) *self, unsigned int r)
+{
+	size_t bad = 0;
+
+	for (unsigned int g = 0; g < self->ngpus; g++)
+		bad += check_view(self, g, r);
+	return bad;
+}
+
+struct racer {
+	FIXTURE_DATA(rep) *self;
+	volatile int stop;
+	unsigned int g;		/* reader: its view */
+	unsigned long n;	/* pages moved, or pages read */
+	unsigned long calls, skipped;
+	int err;
+};
+
+/* Move the whole buffer from GPU to GPU until told to stop. */
+static void *migrator(void *arg)
+{
+	struct racer *rc = arg;
+	unsigned int g = 1;
+
+	while (!rc->stop) {
+		struct numagpu_buf_migrate m = {
+			.npages = NP, .target = g++ % rc->self->ngpus,
+			.flags = NUMAGPU_MIGRATE_GPU,
+		};
+
+		if (ioctl(rc->self->b.fd, NUMAGPU_BUF_IOC_MIGRATE, &m)) {
+			rc->err = errno;
+			break;
+		}
+		rc->calls++;
+		rc->n += m.moved;
+		rc->skipped += m.skipped;
+	}
+	return NULL;
+}
+
+/* Read every page through view @g (read faults make replicas). */
+static void *reader(void *arg)
+{
+	struct racer *rc = arg;
+	const volatile char *v = rc->self->v[rc->g];
+	unsigned long sum = 0;
+
+	while (!rc->stop)
+		for (size_t p = 0; p < NP; p++, rc->n++)
+			sum += v[p * rc->self->page];
+	return (void *)sum;
+}
+
+/* One O_DIRECT read of region @r into view @g; 0 or -errno. */
+static int read_direct(FIXTURE_DATA(rep) *self, int fd, unsigned int g,
+		       unsigned int r)
+{
+	size_t n = NP * self->page;
+	ssize_t got = pread(fd, self->v[g], n, (off_t)r * n);
+
+	return got == (ssize_t)n ? 0 : got < 0 ? -errno : -EIO;
+}
+
+/* The same through io_uring, as 4 reads in flight at once; 0 or -errno. */
+static int read_uring(FIXTURE_DATA(rep) *self, struct io_uring *ring, int fd,
+		      unsigned int g, unsigned int r)
+{
+	size_t part = NP / 4 * self->page;
+	int ret = 0;
+
+	for (unsigned int k = 0; k < 4; k++) {
+		struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+
+		if (!sqe)
+			return -EBUSY;
+		io_uring_prep_read(sqe, fd, self->v[g] + k * part, part,
+				   (off_t)r * NP * self->page + k * part);
+	}
+	if (io_uring_submit(ring) != 4)
+		return -EIO;
+	for (unsigned int k = 0; k < 4; k++) {
+		struct io_uring_cqe *cqe;
+
+		if (io_uring_wait_cqe(ring, &cqe))
+			return -EIO;
+		if (cqe->res != (int)part && !ret)
+			ret = cqe->res < 0 ? cqe->res : -EIO;
+		io_uring_cqe_seen(ring, cqe);
+	}
+	return ret;
+}
+
+enum how { DIRECT, URING };
+
+/*
+ * Rounds of "read region r into a view, then check it through every view"
+ * while @fn races; returns the rounds done.
+ */
+static unsigned int race(struct __test_metadata *_metadata,
+			 FIXTURE_DATA(rep) *self, enum how how,
+			 void *(*fn)(void *), struct racer *rc,
+			 unsigned int nracers)
+{
+	pthread_t t[NUMAGPU_MAX_GPUS];
+	struct io_uring ring;
+	unsigned int nregions = 0, r = 0;
+	double end;
+	int fd;
+
+	/* no thrashing pins: every page stays movable (restored by teardown) */
+	ASSERT_EQ(0, param_set("thrash_threshold", 0));
+	fd = ram_open(self->page, &nregions);
+	ASSERT_LE(0, fd) TH_LOG("%s: %s (the VM lane loads brd)", RAM_DEV,
+				strerror(-fd));
+	if (how == URING)
+		ASSERT_EQ(0, io_uring_queue_init(8, &ring, 0));
+	for (unsigned int k = 0; k < nracers; k++)
+		ASSERT_EQ(0, pthread_create(&t[k], NULL, fn, &rc[k]));
+	end = now_s() + BUDGET_S;
+	for (; r < ROUNDS_MAX && (r < 20 || now_s() < end); r++) {
+		unsigned int g = r % self->ngpus, reg = r % nregions;
+		int err = how == DIRECT ? read_direct(self, fd, g, reg)
+					: read_uring(self, &ring, fd, g, reg);
+
+		size_t bad = err ? 0 : check_all(self, reg);
+
+		EXPECT_EQ(0, err);
+		EXPECT_EQ(0, bad) TH_LOG("round %u: region %u read into view %u",
+					 r, reg, g);
+		if (err || bad)
+			break;
+	}
+	for (unsigned int k = 0; k < nracers; k++)
+		rc[k].stop = 1;
+	for (unsigned int k = 0; k < nracers; k++) {
+		pthread_join(t[k], NULL);
+		EXPECT_EQ(0, rc[k].err);
+	}
+	if (how == URING)
+		io_uring_queue_exit(&ring);
+	close(fd);
+	TH_LOG("%u rounds", r);
+	return r;
+}
+
+TEST_F(rep, odirect_read_racing_migrate)
+{
+	struct racer rc = { .self = self };
+
+	if (self->ngpus < 2)
+		SKIP(return, "one GPU");
+	ASSERT_EQ(0, setup_buf(self, NP, 0));
+	race(_metadata, self, DIRECT, migrator, &rc, 1);
+	TH_LOG("%lu migration calls meanwhile: %lu pages moved, %lu skipped",
+	       rc.calls, rc.n, rc.skipped);
+	EXPECT_LT(NP * 20, rc.n);
+	EXPECT_TRUE(loctab_matches_query(&self->b) == 0);
+}
+
+TEST_F(rep, uring_read_racing_migrate)
+{
+	struct racer rc = { .self = self };
+
+	if (self->ngpus < 2)
+		SKIP(return, "one GPU");
+	ASSERT_EQ(0, setup_buf(self, NP, 0));
+	race(_metadata, self, URING, migrator, &rc, 1);
+	TH_LOG("%lu migration calls meanwhile: %lu pages moved, %lu skipped",
+	       rc.calls, rc.n, rc.skipped);
+	EXPECT_LT(NP * 20, rc.n);
+}
+
+TEST_F(rep, odirect_read_racing_replication)
+{
+	struct racer rc[NUMAGPU_MAX_GPUS];
+	struct numagpu_buf_stats st;
+
+	if (self->ngpus < 2)
+		SKIP(return, "one GPU");
+	ASSERT_EQ(0, setup_buf(self, NP, 0));
+	ASSERT_EQ(0, ng_kbuf_advise(&self->b, 0, NP,
+				    NUMAGPU_ADVISE_READ_MOSTLY, 0));
+	for (unsigned int g = 1; g < self->ngpus; g++)
+		rc[g - 1] = (struct racer){ .self = self, .g = g };
+	race(_metadata, self, DIRECT, reader, rc, self->ngpus - 1);
+	ASSERT_EQ(0, ng_kbuf_stats(&self->b, &st));
+	TH_LOG("replicas made %llu, collapses %llu",
+	       (unsigned long long)st.replicas_created,
+	       (unsigned long long)st.collapses);
+	EXPECT_LT(0, st.replicas_created);
+	EXPECT_LT(0, st.collapses);
+}
+
+TEST_HARNESS_MAIN
