@@ -34,8 +34,9 @@ long numagpu_buffer_create(const struct numagpu_system *sys,
 int numagpu_buf_advise(struct numagpu_buffer *buf, u64 first, u64 n,
 		       u32 advice, u32 target);
 int numagpu_buf_migrate(struct numagpu_buffer *buf, u64 first, u64 n,
-			u32 target, u32 flags, u64 *moved, u64 *skipped);
-int numagpu_buf_query1(struct numagpu_buffer *buf, u64 idx);
+			u32 target, u32 flags, bool nowait, u64 *moved,
+			u64 *skipped);
+int numagpu_buf_query1(struct numagpu_buffer *buf, u64 idx, bool nowait);
 void numagpu_buf_count_uring(struct numagpu_buffer *buf);
 
 /* numagpu_uring.c: IORING_OP_URING_CMD on a buffer fd */

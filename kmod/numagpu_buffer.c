@@ -154,7 +154,7 @@ static long numagpu_buf_migrate_ioctl(struct numagpu_buffer *buf,
 	if (m.reserved[0] || m.reserved[1] || m.moved || m.skipped)
 		return -EINVAL;
 	err = numagpu_buf_migrate(buf, m.first_page, m.npages, m.target,
-				  m.flags, &moved, &skipped);
+				  m.flags, false, &moved, &skipped);
 	m.moved = moved;
 	m.skipped = skipped;
 	if (copy_to_user(arg, &m, sizeof(m)))

@@ -88,15 +88,21 @@ long numagpu_buf_query(struct numagpu_buffer *buf, void __user *arg)
 	return ret;
 }
 
-/* One entry of the table, packed as the uring QUERY result. */
-int numagpu_buf_query1(struct numagpu_buffer *buf, u64 idx)
+/*
+ * One entry of the table, packed as the uring QUERY result; with @nowait,
+ * -EAGAIN rather than wait for the buffer's lock.
+ */
+int numagpu_buf_query1(struct numagpu_buffer *buf, u64 idx, bool nowait)
 {
 	u16 flags;
 	int ret;
 
 	if (idx >= buf->npages)
 		return -EINVAL;
-	mutex_lock(&buf->lock);
+	if (!nowait)
+		mutex_lock(&buf->lock);
+	else if (!mutex_trylock(&buf->lock))
+		return -EAGAIN;
 	numagpu_pinned(buf, idx);	/* drop an expired pin */
 	flags = buf->loc[idx].flags;
 	/* res must stay positive: the replica count saturates at 7 here */

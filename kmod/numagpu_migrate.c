@@ -330,8 +330,35 @@ static unsigned long numagpu_migrate_batch(struct numagpu_buffer *buf,
 	return stop;
 }
 
+/* Most pages a caller that must not block has checked for it */
+#define NUMAGPU_NOWAIT_SCAN	64
+
+/* Without sleeping: is every page of [@first, @first + @n) on @nid? */
+static bool numagpu_resident(struct numagpu_buffer *buf, u64 first, u64 n,
+			     int nid)
+{
+	u64 i;
+
+	if (n > NUMAGPU_NOWAIT_SCAN)
+		return false;
+	for (i = first; i < first + n; i++) {
+		/* pairs with smp_store_release() of installers */
+		struct page *page = smp_load_acquire(&buf->pages[i]);
+
+		if (!page || page_to_nid(page) != nid)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Move [@first, @first + @n) to @target (a node, or with NUMAGPU_MIGRATE_GPU
+ * a GPU). With @nowait (io_uring's non-blocking issue) it only answers
+ * when nothing is to move, and returns -EAGAIN otherwise.
+ */
 int numagpu_buf_migrate(struct numagpu_buffer *buf, u64 first, u64 n,
-			u32 target, u32 flags, u64 *moved, u64 *skipped)
+			u32 target, u32 flags, bool nowait, u64 *moved,
+			u64 *skipped)
 {
 	struct numagpu_batch *b;
 	unsigned long i;
@@ -354,6 +381,8 @@ int numagpu_buf_migrate(struct numagpu_buffer *buf, u64 first, u64 n,
 			return -EINVAL;
 		nid = target;
 	}
+	if (nowait)
+		return numagpu_resident(buf, first, n, nid) ? 0 : -EAGAIN;
 	b = kmalloc(sizeof(*b), GFP_KERNEL);
 	if (!b)
 		return -ENOMEM;

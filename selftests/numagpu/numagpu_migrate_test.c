@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * numagpu migration and prefetch, io_uring batches, thrashing control,
+ * numagpu migration and prefetch, thrashing control,
  * automatic migration, tracepoints, and a teardown in the middle of a
  * migration. Placement is checked with move_pages(2) through each view
  * (a view's address reports the node of the page mapped in that view, so
@@ -68,83 +68,6 @@ TEST_F(rep, migrate_and_prefetch)
 	EXPECT_EQ(1, moved);
 	ASSERT_EQ(0, ng_kbuf_stats(&self->b, &st));
 	EXPECT_EQ(0, st.replica_pages);
-}
-
-TEST_F(rep, uring_batch)
-{
-	const unsigned int n = 64;
-	struct io_uring ring;
-	int res[64], expect[64];
-	unsigned int seen = 0;
-
-	if (self->ngpus < 2)
-		SKIP(return, "one GPU");
-	ASSERT_EQ(0, setup_buf(self, 64, 0));
-	ASSERT_EQ(0, io_uring_queue_init(n, &ring, 0));
-	for (unsigned int i = 0; i < n; i++) {
-		struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
-
-		ASSERT_NE(NULL, sqe);
-		switch (i % 8) {
-		case 0:	/* prefetch page i to GPU 1: one page */
-			ng_kbuf_uring_prep(sqe, &self->b, NUMAGPU_URING_PREFETCH,
-					   i, 1, 1, 0);
-			expect[i] = 1;
-			break;
-		case 1:	/* bad op */
-			ng_kbuf_uring_prep(sqe, &self->b, 99, i, 1, 0, 0);
-			expect[i] = -EINVAL;
-			break;
-		case 2:	/* out of range */
-			ng_kbuf_uring_prep(sqe, &self->b, NUMAGPU_URING_MIGRATE,
-					   64, 1, 0, 0);
-			expect[i] = -EINVAL;
-			break;
-		case 3:	/* advise read-mostly */
-			ng_kbuf_uring_prep(sqe, &self->b, NUMAGPU_URING_ADVISE,
-					   i, 1, NUMAGPU_ADVISE_READ_MOSTLY, 0);
-			expect[i] = 0;
-			break;
-		case 4:	/* bad GPU */
-			ng_kbuf_uring_prep(sqe, &self->b, NUMAGPU_URING_PREFETCH,
-					   i, 1, self->ngpus, 0);
-			expect[i] = -EINVAL;
-			break;
-		case 5:	/* query of an absent page */
-			ng_kbuf_uring_prep(sqe, &self->b, NUMAGPU_URING_QUERY,
-					   i, 1, 0, 0);
-			expect[i] = (NUMAGPU_MODE_CGP << NUMAGPU_LOC_MODE_SHIFT)
-				    << 16 | NUMAGPU_LOC_NO_NODE;
-			break;
-		case 6:	/* migrate of an absent page: nothing */
-			ng_kbuf_uring_prep(sqe, &self->b, NUMAGPU_URING_MIGRATE,
-					   i, 1, self->topo.gpu[1].node, 0);
-			expect[i] = 0;
-			break;
-		default: /* query with npages 2: invalid */
-			ng_kbuf_uring_prep(sqe, &self->b, NUMAGPU_URING_QUERY,
-					   i, 2, 0, 0);
-			expect[i] = -EINVAL;
-			break;
-		}
-		sqe->user_data = i;
-	}
-	ASSERT_EQ((int)n, io_uring_submit(&ring));
-	while (seen < n) {
-		struct io_uring_cqe *cqe;
-
-		ASSERT_EQ(0, io_uring_wait_cqe(&ring, &cqe));
-		ASSERT_GT(n, cqe->user_data);
-		res[cqe->user_data] = cqe->res;
-		io_uring_cqe_seen(&ring, cqe);
-		seen++;
-	}
-	for (unsigned int k = 0; k < n; k++)
-		EXPECT_EQ(expect[k], res[k]);
-	for (unsigned int k = 0; k < n; k += 8)
-		EXPECT_EQ(self->topo.gpu[1].node, loc_of(self, k).node);
-	EXPECT_TRUE(loc_of(self, 3).flags & NUMAGPU_LOC_READ_MOSTLY);
-	io_uring_queue_exit(&ring);
 }
 
 /* Ping-pong between two nodes pins the page; the pin expires. */
