@@ -10,6 +10,7 @@
 #   make KDIR=... KVER=...  build the module against other kernel headers
 #   make version | dist   print the version | tar the committed tree
 #   make install PREFIX=dir  ngemu, libngemu.a, headers, ngemu.pc (DESTDIR too)
+#   make dkms-install  the module's sources under DKMS (rebuilt per kernel)
 #
 # The module (Kbuild) builds in the source tree: Kbuild for external modules
 # has no separate output directory on 6.1.
@@ -99,6 +100,30 @@ install: user
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
 		user/ngemu.pc.in > $(INSTALL_DIR)/lib/pkgconfig/ngemu.pc
 	@echo "installed in $(INSTALL_DIR)"
+
+# DKMS: the module's sources and dkms.conf in /usr/src/numagpu-VERSION
+# (DKMS_SRC), then added to DKMS and built and installed for DKMS_KVERS.
+DKMS_SRC   ?= $(DESTDIR)/usr/src/numagpu-$(VERSION)
+DKMS_KVERS ?= $(KVER)
+.PHONY: dkms-source dkms-install dkms-uninstall
+dkms-source:
+	$(Q)install -d $(DKMS_SRC)/kmod $(DKMS_SRC)/include/uapi/linux
+	$(Q)install -m 644 Kbuild $(DKMS_SRC)/
+	$(Q)install -m 644 kmod/*.c kmod/*.h $(DKMS_SRC)/kmod/
+	$(Q)install -m 644 include/uapi/linux/numagpu.h $(DKMS_SRC)/include/uapi/linux/
+	$(Q)sed 's|@VERSION@|$(VERSION)|' dkms.conf.in > $(DKMS_SRC)/dkms.conf
+	@echo "module sources in $(DKMS_SRC)"
+
+dkms-install: dkms-source
+	$(Q)dkms status -m numagpu -v $(VERSION) | grep -q . || \
+		dkms add -m numagpu -v $(VERSION)
+	$(Q)for k in $(DKMS_KVERS); do \
+		dkms install -m numagpu -v $(VERSION) -k $$k || exit 1; \
+	done
+
+dkms-uninstall:
+	$(Q)dkms remove -m numagpu -v $(VERSION) --all
+	$(Q)rm -rf $(DKMS_SRC)
 
 module: $(KO)
 $(KO): $(KMOD_SRCS)
