@@ -156,6 +156,7 @@ void numagpu_loc_set(struct numagpu_buffer *buf, unsigned long idx, u16 node,
 		     u16 flags);
 void numagpu_loc_update(struct numagpu_buffer *buf, unsigned long idx);
 long numagpu_buf_query(struct numagpu_buffer *buf, void __user *arg);
+int numagpu_loctab_mmap(struct numagpu_buffer *buf, struct vm_area_struct *vma);
 
 /* numagpu_pin.c: under buf->lock */
 bool numagpu_pinned(struct numagpu_buffer *buf, unsigned long idx);

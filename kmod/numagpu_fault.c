@@ -9,7 +9,6 @@
 #include <linux/mutex.h>
 #include <linux/pagemap.h>
 #include <linux/topology.h>
-#include <linux/vmalloc.h>
 
 #include "numagpu.h"
 #include "numagpu_buffer.h"
@@ -171,12 +170,8 @@ int numagpu_buf_mmap(struct file *file, struct vm_area_struct *vma)
 	unsigned long view = pgoff >> NUMAGPU_VIEW_PGSHIFT;
 	unsigned long off = pgoff & NUMAGPU_VIEW_PGMASK;
 
-	if (pgoff == NUMAGPU_LOCTAB_PGOFF) {
-		if (vma->vm_flags & VM_WRITE)
-			return -EPERM;
-		numagpu_vm_flags_mod(vma, 0, VM_MAYWRITE | VM_MAYEXEC);
-		return remap_vmalloc_range(vma, buf->loctab, 0);
-	}
+	if (pgoff == NUMAGPU_LOCTAB_PGOFF)
+		return numagpu_loctab_mmap(buf, vma);
 	if (!(vma->vm_flags & VM_SHARED))
 		return -EINVAL;
 	if (view >= buf->sys->ngpus || off >= buf->npages ||

@@ -7,9 +7,11 @@
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/uaccess.h>
+#include <linux/vmalloc.h>
 
 #include "numagpu.h"
 #include "numagpu_buffer.h"
+#include "numagpu_compat.h"
 
 /* Writers hold buf->lock; the table is consistent while seq is even. */
 void numagpu_loc_begin(struct numagpu_buffer *buf)
@@ -112,4 +114,49 @@ int numagpu_buf_query1(struct numagpu_buffer *buf, u64 idx, bool nowait)
 	ret = (int)flags << 16 | buf->loc[idx].node;
 	mutex_unlock(&buf->lock);
 	return ret;
+}
+
+/*
+ * The table's pages, from vmalloc, one fault at a time (as relay buffers
+ * do) rather than remapped up front: MADV_DONTNEED drops them and the next
+ * read faults them back.
+ */
+static vm_fault_t numagpu_loctab_fault(struct vm_fault *vmf)
+{
+	struct numagpu_buffer *buf = vmf->vma->vm_file->private_data;
+	unsigned long off = vmf->pgoff - NUMAGPU_LOCTAB_PGOFF;
+	struct page *page;
+
+	if (off >= PAGE_ALIGN(NUMAGPU_LOCTAB_SIZE(buf->npages)) >> PAGE_SHIFT)
+		return VM_FAULT_SIGBUS;
+	page = vmalloc_to_page((void *)buf->loctab + (off << PAGE_SHIFT));
+	get_page(page);
+	vmf->page = page;
+	return 0;
+}
+
+static const struct vm_operations_struct numagpu_loctab_vm_ops = {
+	.fault = numagpu_loctab_fault,
+};
+
+/*
+ * Map the table: shared and read-only for good (no write, no exec, now or
+ * by mprotect()); a private mapping would copy a page on write and keep
+ * reading a stale copy.
+ */
+int numagpu_loctab_mmap(struct numagpu_buffer *buf, struct vm_area_struct *vma)
+{
+	unsigned long pages;
+
+	if (vma->vm_flags & (VM_WRITE | VM_EXEC))
+		return -EPERM;
+	if (!(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
+	pages = PAGE_ALIGN(NUMAGPU_LOCTAB_SIZE(buf->npages)) >> PAGE_SHIFT;
+	if (vma_pages(vma) > pages)
+		return -EINVAL;
+	numagpu_vm_flags_mod(vma, VM_DONTEXPAND | VM_DONTDUMP,
+			     VM_MAYWRITE | VM_MAYEXEC);
+	vma->vm_ops = &numagpu_loctab_vm_ops;
+	return 0;
 }

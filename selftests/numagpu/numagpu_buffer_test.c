@@ -181,6 +181,30 @@ TEST_F(buf, zeroed_and_live_loctab)
 	ng_kbuf_destroy(&b);
 }
 
+/* Dropped by MADV_DONTNEED, the table's pages fault back, still live. */
+TEST_F(buf, loctab_after_madv_dontneed)
+{
+	struct numagpu_buf_create c = {
+		.size = 4 * self->ngpus * self->page, .mode = NUMAGPU_MODE_FGP,
+	};
+	struct numagpu_loc e;
+	struct ng_kbuf b;
+	char *v;
+
+	ASSERT_EQ(0, ng_kbuf_create(&b, self->dev, &c));
+	ASSERT_EQ(0, ng_kbuf_map_view(&b, 0, (void **)&v));
+	v[0] = 1;
+	ASSERT_EQ(0, madvise((void *)b.loctab, b.loctab_len, MADV_DONTNEED));
+	EXPECT_EQ(b.npages, b.loctab->npages);
+	EXPECT_EQ(0, loctab_matches_query(&b));
+	/* a page populated after the drop shows in the table */
+	v[(b.npages - 1) * self->page] = 1;
+	EXPECT_EQ(0, loctab_matches_query(&b));
+	ASSERT_EQ(0, ng_kbuf_loctab_read(&b, b.npages - 1, 1, &e));
+	EXPECT_TRUE(e.flags & NUMAGPU_LOC_POPULATED);
+	ng_kbuf_destroy(&b);
+}
+
 TEST_F(buf, bad_create_args)
 {
 	struct numagpu_buf_create c;
@@ -285,16 +309,24 @@ TEST_F(buf, bad_mmap_and_ioctl_args)
 	EXPECT_EQ(EINVAL, errno);
 	EXPECT_EQ(MAP_FAILED, mmap(NULL, p, PROT_READ, MAP_SHARED, b.fd, 100));
 	EXPECT_EQ(EINVAL, errno);
-	/* the location table is read-only, and only that large */
+	/* the location table is shared, read-only, and only that large */
 	EXPECT_EQ(MAP_FAILED, mmap(NULL, p, PROT_READ | PROT_WRITE,
 				   MAP_SHARED, b.fd, NUMAGPU_LOCTAB_OFFSET));
 	EXPECT_EQ(EPERM, errno);
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, p, PROT_READ | PROT_EXEC,
+				   MAP_SHARED, b.fd, NUMAGPU_LOCTAB_OFFSET));
+	EXPECT_EQ(EPERM, errno);
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, p, PROT_READ, MAP_PRIVATE, b.fd,
+				   NUMAGPU_LOCTAB_OFFSET));
+	EXPECT_EQ(EINVAL, errno);
 	EXPECT_EQ(MAP_FAILED, mmap(NULL, b.loctab_len + p, PROT_READ,
 				   MAP_SHARED, b.fd, NUMAGPU_LOCTAB_OFFSET));
 	EXPECT_EQ(EINVAL, errno);
 	t = mmap(NULL, p, PROT_READ, MAP_SHARED, b.fd, NUMAGPU_LOCTAB_OFFSET);
 	ASSERT_NE(MAP_FAILED, t);
 	EXPECT_EQ(-1, mprotect(t, p, PROT_READ | PROT_WRITE));
+	EXPECT_EQ(EACCES, errno);
+	EXPECT_EQ(-1, mprotect(t, p, PROT_READ | PROT_EXEC));
 	EXPECT_EQ(EACCES, errno);
 	munmap(t, p);
 	/* mremap cannot grow a view */

@@ -48,7 +48,10 @@ TEST(uapi_layout)
 	EXPECT_EQ(4, sizeof(struct numagpu_loc));
 	EXPECT_EQ(64, sizeof(struct numagpu_loctab_header));
 	EXPECT_EQ(0, NUMAGPU_LOCTAB_OFFSET % 4096);
-	EXPECT_EQ(1ULL << 44, NUMAGPU_LOCTAB_OFFSET);
+	EXPECT_EQ(1ULL << 43, NUMAGPU_LOCTAB_OFFSET);
+	/* every offset fits 32-bit mmap2()'s page offset */
+	EXPECT_GT(1ULL << 44, NUMAGPU_LOCTAB_OFFSET +
+		  NUMAGPU_LOCTAB_SIZE((1ULL << (NUMAGPU_VIEW_SHIFT - 12))));
 	EXPECT_EQ(64 + 4 * 10, NUMAGPU_LOCTAB_SIZE(10));
 	EXPECT_EQ(40, sizeof(struct numagpu_buf_advise));
 	EXPECT_EQ(56, sizeof(struct numagpu_buf_migrate));

@@ -16,7 +16,7 @@
 #include <linux/types.h>
 
 #define NUMAGPU_VERSION_MAJOR	0
-#define NUMAGPU_VERSION_MINOR	3
+#define NUMAGPU_VERSION_MINOR	4
 #define NUMAGPU_VERSION_PATCH	0
 
 #define NUMAGPU_STR_(x)		#x
@@ -99,12 +99,19 @@ struct numagpu_topology {
  *   NUMAGPU_VIEW_OFFSET(gpu) + byte offset   GPU @gpu's view of the buffer
  *                                            (MAP_SHARED only; a mapping
  *                                            lies inside one view)
- *   NUMAGPU_LOCTAB_OFFSET                    the location table, read-only,
+ *   NUMAGPU_LOCTAB_OFFSET                    the location table: MAP_SHARED,
+ *                                            PROT_READ only (no write, no
+ *                                            exec), at most
  *                                            NUMAGPU_LOCTAB_SIZE(npages)
  *                                            bytes
  * Every view of a page maps the same physical page.
  */
-#define NUMAGPU_VIEW_SHIFT	40	/* a view spans 1 TiB */
+/*
+ * A view spans 512 GiB (the largest buffer), so that every offset, the
+ * table's included, fits 32-bit mmap2()'s page offset (below 16 TiB).
+ * 0.3 had 1 TiB views, which put the table out of 32-bit reach.
+ */
+#define NUMAGPU_VIEW_SHIFT	39
 #define NUMAGPU_VIEW_OFFSET(gpu)	((__u64)(gpu) << NUMAGPU_VIEW_SHIFT)
 #define NUMAGPU_LOCTAB_OFFSET	NUMAGPU_VIEW_OFFSET(NUMAGPU_MAX_GPUS)
 
