@@ -50,7 +50,10 @@ LDLIBS  := -lnuma -luring -lm
 LIB_SRCS     := $(sort $(shell find user/lib -name '*.c'))
 NGEMU_SRCS   := $(wildcard user/ngemu/*.c)
 UTEST_SRCS   := $(wildcard user/tests/*.c)
-KSFT_SRCS    := $(wildcard selftests/numagpu/*.c)
+# *_m32_test.c: 32-bit clients, from the uapi header alone (gcc -m32)
+KSFT_SRCS    := $(filter-out %_m32_test.c,$(wildcard selftests/numagpu/*.c))
+KSFT_M32     := $(patsubst selftests/numagpu/%.c,$(BUILD)/selftests/numagpu/%,\
+		$(wildcard selftests/numagpu/*_m32_test.c))
 
 LIB_OBJS     := $(LIB_SRCS:%.c=$(OBJ)/%.o)
 NGEMU_OBJS   := $(NGEMU_SRCS:%.c=$(OBJ)/%.o)
@@ -132,7 +135,7 @@ $(KO): $(KMOD_SRCS)
 
 user: $(LIB) $(NGEMU)
 tests: $(UTESTS)
-selftests: $(KSFTS) $(BUILD)/selftests/numagpu/run_order
+selftests: $(KSFTS) $(KSFT_M32) $(BUILD)/selftests/numagpu/run_order
 
 kernel-files: $(KSFT_HDR)
 $(KSFT_HDR):
@@ -166,6 +169,14 @@ $(BUILD)/selftests/numagpu/%: $(OBJ)/selftests/numagpu/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) $(NG_LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
+$(KSFT_M32): $(BUILD)/selftests/numagpu/%: selftests/numagpu/%.c \
+		include/uapi/linux/numagpu.h | $(KSFT_HDR)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC -m32 $@")
+	$(Q)$(CC) -m32 -static $(CFLAGS) -std=c11 -D_GNU_SOURCE \
+		-D_FILE_OFFSET_BITS=64 -Wall -Wextra -Werror -Iinclude/uapi \
+		-isystem $(KFILES) -o $@ $<
 
 $(BUILD)/selftests/numagpu/run_order: selftests/numagpu/Makefile \
 		selftests/numagpu/settings selftests/numagpu/kmods
