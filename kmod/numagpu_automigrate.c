@@ -2,11 +2,17 @@
 /*
  * Automatic migration: every period the views are revoked, as NUMA
  * balancing does, and a page that keeps being touched from one remote GPU
- * moves there.
+ * moves there. The fault only decides: the move, which locks pages and
+ * allocates, is queued for a work item, so that a fault never waits for
+ * it (nor ignores FAULT_FLAG_RETRY_NOWAIT, as a fault that may not sleep
+ * on page locks would have to).
  */
+#include <linux/build_bug.h>
 #include <linux/jiffies.h>
+#include <linux/kfifo.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
+#include <linux/spinlock.h>
 #include <linux/workqueue.h>
 
 #include "numagpu.h"
@@ -21,6 +27,12 @@ static unsigned int automigrate_threshold = 2;
 module_param(automigrate_threshold, uint, 0644);
 MODULE_PARM_DESC(automigrate_threshold,
 		 "Automatic migration: consecutive sampled touches from one remote GPU that move a page (default 2)");
+
+/* Queue entries: page index (below NUMAGPU_MAX_PAGES), GPU on top */
+#define NUMAGPU_AUTO_GPU_SHIFT	28
+#define NUMAGPU_AUTO_IDX_MASK	(BIT(NUMAGPU_AUTO_GPU_SHIFT) - 1)
+static_assert(!((NUMAGPU_MAX_PAGES - 1) >> NUMAGPU_AUTO_GPU_SHIFT));
+static_assert(!((NUMAGPU_MAX_GPUS - 1) >> (32 - NUMAGPU_AUTO_GPU_SHIFT)));
 
 /* Sampled remote touch of @idx by @view: migrate when it keeps coming. */
 static void numagpu_auto_touch(struct numagpu_buffer *buf, unsigned long idx,
@@ -44,8 +56,35 @@ static void numagpu_auto_touch(struct numagpu_buffer *buf, unsigned long idx,
 	} else if (READ_ONCE(ps->touches) < U8_MAX) {
 		WRITE_ONCE(ps->touches, READ_ONCE(ps->touches) + 1);
 	}
-	if (READ_ONCE(ps->touches) >= max(1u, READ_ONCE(automigrate_threshold)))
-		numagpu_migrate_one(buf, idx, nid, false, true);
+	if (READ_ONCE(ps->touches) < max(1u, READ_ONCE(automigrate_threshold)))
+		return;
+	WRITE_ONCE(ps->touches, 0);
+	/* a full queue drops the decision: the next samples make it again */
+	spin_lock(&buf->auto_lock);
+	if (kfifo_put(&buf->auto_q, (u32)idx | view << NUMAGPU_AUTO_GPU_SHIFT))
+		queue_work(system_unbound_wq, &buf->auto_work);
+	spin_unlock(&buf->auto_lock);
+}
+
+/* Make the queued automatic migrations. */
+static void numagpu_auto_work(struct work_struct *work)
+{
+	struct numagpu_buffer *buf = container_of(work, struct numagpu_buffer,
+						  auto_work);
+	u32 e;
+
+	for (;;) {
+		spin_lock(&buf->auto_lock);
+		if (!kfifo_get(&buf->auto_q, &e)) {
+			spin_unlock(&buf->auto_lock);
+			return;
+		}
+		spin_unlock(&buf->auto_lock);
+		numagpu_migrate_one(buf, e & NUMAGPU_AUTO_IDX_MASK,
+				    buf->sys->node[e >> NUMAGPU_AUTO_GPU_SHIFT],
+				    false, true);
+		cond_resched();
+	}
 }
 
 static void numagpu_scan_work(struct work_struct *work)
@@ -93,4 +132,14 @@ void numagpu_automigrate_fault(struct numagpu_buffer *buf, unsigned long idx,
 void numagpu_automigrate_init(struct numagpu_buffer *buf)
 {
 	INIT_DELAYED_WORK(&buf->scan, numagpu_scan_work);
+	INIT_WORK(&buf->auto_work, numagpu_auto_work);
+	spin_lock_init(&buf->auto_lock);
+	INIT_KFIFO(buf->auto_q);
+}
+
+/* Release: no VMA is left, so no fault queues anything again. */
+void numagpu_automigrate_stop(struct numagpu_buffer *buf)
+{
+	cancel_delayed_work_sync(&buf->scan);
+	cancel_work_sync(&buf->auto_work);
 }

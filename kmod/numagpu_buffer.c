@@ -26,13 +26,16 @@ module_param(max_buffer_pages, ulong, 0644);
 MODULE_PARM_DESC(max_buffer_pages,
 		 "Most pages one buffer may hold (default 1048576, 4 GiB)");
 
+/* Creation numbers: one atomic step, so two creations never share one */
+static atomic64_t numagpu_next_id = ATOMIC64_INIT(0);
+
 static void numagpu_buffer_free(struct numagpu_buffer *buf)
 {
 	unsigned long i;
 	unsigned int g;
 
-	/* release: no VMA is left, the work is the last user */
-	cancel_delayed_work_sync(&buf->scan);
+	/* release: no VMA is left, the work items are the last users */
+	numagpu_automigrate_stop(buf);
 	if (buf->reps) {
 		for (i = 0; i < buf->npages; i++) {
 			if (!buf->reps[i])
@@ -114,6 +117,8 @@ static long numagpu_buf_set_mode(struct numagpu_buffer *buf, void __user *arg)
 			mutex_unlock(&buf->lock);
 			return -EBUSY;
 		}
+		if (!(i % NUMAGPU_RESCHED_PAGES))
+			cond_resched();
 	}
 	numagpu_loc_begin(buf);
 	for (i = m.first_page; i < end; i++) {
@@ -122,6 +127,9 @@ static long numagpu_buf_set_mode(struct numagpu_buffer *buf, void __user *arg)
 				pl.mode << NUMAGPU_LOC_MODE_SHIFT |
 				(buf->ps[i].hints & PS_READ_MOSTLY ?
 				 NUMAGPU_LOC_READ_MOSTLY : 0));
+		/* a whole buffer is up to 2^27 pages: let others run */
+		if (!(i % NUMAGPU_RESCHED_PAGES))
+			cond_resched();
 	}
 	numagpu_loc_end(buf);
 	mutex_unlock(&buf->lock);
@@ -260,7 +268,7 @@ long numagpu_buffer_create(const struct numagpu_system *sys, void __user *arg)
 	buf->flags = c.flags;
 	mutex_init(&buf->lock);
 	numagpu_automigrate_init(buf);
-	buf->id = atomic64_read(&numagpu_dev.buffers_created);
+	buf->id = atomic64_inc_return(&numagpu_next_id) - 1;
 	atomic64_inc(&numagpu_dev.buffers);
 	err = numagpu_buffer_init(buf, &pl);
 	if (err) {

@@ -48,8 +48,10 @@
 
 #include <linux/atomic.h>
 #include <linux/fs.h>
+#include <linux/kfifo.h>
 #include <linux/mm_types.h>
 #include <linux/mutex.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
@@ -61,6 +63,9 @@ struct vm_fault;
 #define NUMAGPU_VIEW_PGMASK	((1UL << NUMAGPU_VIEW_PGSHIFT) - 1)
 #define NUMAGPU_LOCTAB_PGOFF	(NUMAGPU_LOCTAB_OFFSET >> PAGE_SHIFT)
 #define NUMAGPU_MAX_PAGES	(1UL << NUMAGPU_VIEW_PGSHIFT)
+
+/* Loops over pages under buf->lock yield the CPU this often */
+#define NUMAGPU_RESCHED_PAGES	4096
 
 /* Per-page policy word: the node to allocate on (or NO_NODE: the view's). */
 #define POL_NODE(p)		((p) & 0xffff)
@@ -129,8 +134,13 @@ struct numagpu_buffer {
 	struct numagpu_pstate *ps;
 	struct page ***reps;	/* per page: NULL or ngpus replica slots */
 	struct address_space *mapping;	/* set by the first mmap */
+	unsigned long full_until[NUMAGPU_MAX_NODES];	/* jiffies */
 	struct delayed_work scan;	/* automatic migration sampling */
 	bool scan_on;
+	/* automatic migrations decided by faults, made by a work item */
+	struct work_struct auto_work;
+	spinlock_t auto_lock;
+	DECLARE_KFIFO(auto_q, u32, 64);	/* page | GPU << 28 */
 	u64 id;			/* for tracing: creation number */
 };
 
@@ -165,6 +175,8 @@ void numagpu_thrash_event(struct numagpu_buffer *buf, unsigned long idx);
 /* numagpu_page.c */
 struct page *numagpu_alloc_on(int nid);
 struct page *numagpu_alloc_fallback(int nid, int *got);
+bool numagpu_alloc_full_recently(struct numagpu_buffer *buf, int nid);
+void numagpu_alloc_failed(struct numagpu_buffer *buf, int nid);
 void numagpu_count_node(atomic64_t *arr, int nid, long delta);
 void numagpu_count_held(struct numagpu_buffer *buf, int nid, long d);
 void numagpu_zap_view(struct numagpu_buffer *buf, unsigned long idx,
@@ -174,8 +186,9 @@ struct page *numagpu_home_get(struct numagpu_buffer *buf, unsigned long idx);
 struct page *numagpu_home_lock(struct numagpu_buffer *buf, unsigned long idx);
 bool numagpu_home_held_elsewhere(struct numagpu_buffer *buf,
 				 unsigned long idx, struct page *home);
-bool numagpu_home_freeze(struct page *home);
-void numagpu_home_unfreeze(struct page *home);
+int numagpu_home_freeze(struct numagpu_buffer *buf, unsigned long idx,
+			struct page *home);
+void numagpu_home_unfreeze(struct page *home, int refs);
 void numagpu_page_installed(struct numagpu_buffer *buf, int got, int cpu_nid,
 			    bool fallback);
 
@@ -203,6 +216,7 @@ void numagpu_automigrate_init(struct numagpu_buffer *buf);
 void numagpu_automigrate_fault(struct numagpu_buffer *buf, unsigned long idx,
 			       unsigned int view);
 void numagpu_scan_kick(struct numagpu_buffer *buf);
+void numagpu_automigrate_stop(struct numagpu_buffer *buf);
 
 /* numagpu_stats.c */
 long numagpu_buf_stats(struct numagpu_buffer *buf, void __user *arg);

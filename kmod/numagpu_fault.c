@@ -38,8 +38,10 @@ retry:
 	}
 	got = want;
 	fallback = false;
-	page = numagpu_alloc_on(want);
+	page = numagpu_alloc_full_recently(buf, want) ? NULL :
+	       numagpu_alloc_on(want);
 	if (!page && (buf->flags & NUMAGPU_BUF_FALLBACK)) {
+		numagpu_alloc_failed(buf, want);
 		page = numagpu_alloc_fallback(want, &got);
 		fallback = !!page;
 	}

@@ -29,7 +29,8 @@ static void numagpu_free_unused(struct page *page)
 /* Locked, references frozen: the copy goes in the slot of @old. */
 static void numagpu_publish_locked(struct numagpu_buffer *buf,
 				   unsigned long idx, int nid,
-				   struct page *old, struct page *newp)
+				   struct page *old, int refs,
+				   struct page *newp)
 {
 	buf->ps[idx].wmapped = 0;
 	buf->ps[idx].touches = 0;
@@ -38,7 +39,7 @@ static void numagpu_publish_locked(struct numagpu_buffer *buf,
 			NUMAGPU_LOC_MIGRATED);
 	/* the copy before the page: pairs with smp_load_acquire() */
 	smp_store_release(&buf->pages[idx], newp);
-	numagpu_home_unfreeze(old);
+	numagpu_home_unfreeze(old, refs);
 	numagpu_thrash_event(buf, idx);
 }
 
@@ -98,6 +99,7 @@ static int numagpu_move_page(struct numagpu_buffer *buf, unsigned long idx,
 {
 	struct page *reps[NUMAGPU_MAX_GPUS];
 	struct page *home;
+	int refs;
 
 	home = numagpu_home_lock(buf, idx);
 	mutex_lock(&buf->lock);
@@ -117,7 +119,8 @@ static int numagpu_move_page(struct numagpu_buffer *buf, unsigned long idx,
 	/* home is locked: no PTE of it can be installed again */
 	numagpu_zap_all(buf, idx);
 	mutex_lock(&buf->lock);
-	if (!numagpu_home_freeze(home)) {
+	refs = numagpu_home_freeze(buf, idx, home);
+	if (!refs) {
 		mutex_unlock(&buf->lock);
 		unlock_page(home);
 		put_page(home);
@@ -125,7 +128,7 @@ static int numagpu_move_page(struct numagpu_buffer *buf, unsigned long idx,
 	}
 	copy_highpage(newp, home);
 	numagpu_loc_begin(buf);
-	numagpu_publish_locked(buf, idx, nid, home, newp);
+	numagpu_publish_locked(buf, idx, nid, home, refs, newp);
 	numagpu_loc_end(buf);
 	mutex_unlock(&buf->lock);
 	numagpu_moved(buf, idx, home, nid, automatic);
@@ -296,9 +299,12 @@ static unsigned long numagpu_migrate_batch(struct numagpu_buffer *buf,
 	mutex_lock(&buf->lock);
 	numagpu_loc_begin(buf);
 	for (k = 0; k < stop - start; k++) {
+		int refs;
+
 		if (!b->old[k])
 			continue;
-		if (!numagpu_home_freeze(b->old[k])) {
+		refs = numagpu_home_freeze(buf, start + k, b->old[k]);
+		if (!refs) {
 			/* GUP, O_DIRECT, a fault waiting: try it alone */
 			unlock_page(b->old[k]);
 			put_page(b->old[k]);
@@ -308,7 +314,7 @@ static unsigned long numagpu_migrate_batch(struct numagpu_buffer *buf,
 			continue;
 		}
 		copy_highpage(b->newp[k], b->old[k]);
-		numagpu_publish_locked(buf, start + k, nid, b->old[k],
+		numagpu_publish_locked(buf, start + k, nid, b->old[k], refs,
 				       b->newp[k]);
 	}
 	numagpu_loc_end(buf);

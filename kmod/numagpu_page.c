@@ -5,6 +5,7 @@
  * reference and locked, and unmapping a page from the views.
  */
 #include <linux/gfp.h>
+#include <linux/jiffies.h>
 #include <linux/mm.h>
 #include <linux/nodemask.h>
 #include <linux/page_ref.h>
@@ -18,6 +19,27 @@
 struct page *numagpu_alloc_on(int nid)
 {
 	return alloc_pages_node(nid, NUMAGPU_GFP, 0);
+}
+
+/*
+ * A buffer that may fall back skips a node whose allocation just failed:
+ * each failed attempt runs direct reclaim first, and made a page that
+ * falls back cost about 20 times a local one.
+ */
+#define NUMAGPU_FULL_MS	10
+
+bool numagpu_alloc_full_recently(struct numagpu_buffer *buf, int nid)
+{
+	return (buf->flags & NUMAGPU_BUF_FALLBACK) &&
+	       nid < NUMAGPU_MAX_NODES &&
+	       time_before(jiffies, READ_ONCE(buf->full_until[nid]));
+}
+
+void numagpu_alloc_failed(struct numagpu_buffer *buf, int nid)
+{
+	if (nid < NUMAGPU_MAX_NODES)
+		WRITE_ONCE(buf->full_until[nid],
+			   jiffies + msecs_to_jiffies(NUMAGPU_FULL_MS));
 }
 
 /* The nearest other node with memory that has a free page, by distance. */
@@ -147,20 +169,27 @@ bool numagpu_home_held_elsewhere(struct numagpu_buffer *buf,
 }
 
 /*
- * Locked home page @home, unmapped from every view: freeze its references
- * if only the slot and the caller hold it, so that nobody can take one
- * until numagpu_home_unfreeze(). False if another holder exists: a copy
- * could miss its writes.
+ * Locked home page @home of slot @idx, unmapped from every view: freeze its
+ * references if only the slot, the caller and faults waiting for its lock
+ * hold it, so that nobody can take one until numagpu_home_unfreeze().
+ * The waiters' references stay theirs: they find the slot changed and put
+ * them. Returns the references frozen, or 0 if another holder exists (a
+ * copy could miss its writes) or a fault is between its reference and
+ * counting itself a waiter.
  */
-bool numagpu_home_freeze(struct page *home)
+int numagpu_home_freeze(struct numagpu_buffer *buf, unsigned long idx,
+			struct page *home)
 {
-	return page_ref_freeze(home, NUMAGPU_HOME_REFS);
+	int refs = NUMAGPU_HOME_REFS +
+		   atomic_read(&buf->ps[idx].lock_waiters);
+
+	return page_ref_freeze(home, refs) ? refs : 0;
 }
 
-/* After the successor is published: the slot's and the caller's again. */
-void numagpu_home_unfreeze(struct page *home)
+/* After the successor is published: the references frozen, again. */
+void numagpu_home_unfreeze(struct page *home, int refs)
 {
-	page_ref_unfreeze(home, NUMAGPU_HOME_REFS);
+	page_ref_unfreeze(home, refs);
 }
 
 void numagpu_page_installed(struct numagpu_buffer *buf, int got,

@@ -106,6 +106,16 @@ static struct page *numagpu_replica_get(struct numagpu_buffer *buf,
 	}
 }
 
+/* Locked: does view @view still want a replica of @idx? */
+static bool numagpu_replica_wanted(struct numagpu_buffer *buf,
+				   unsigned long idx, unsigned int view)
+{
+	struct numagpu_pstate *ps = &buf->ps[idx];
+
+	return (ps->hints & PS_READ_MOSTLY) && !numagpu_pinned(buf, idx) &&
+	       !(ps->accessed_by & BIT(view));
+}
+
 /* Tries at a home that someone holds for a moment (see held_elsewhere) */
 #define NUMAGPU_REPLICA_TRIES	3
 
@@ -151,8 +161,8 @@ again:
 	if (!home)
 		goto give_up;
 	mutex_lock(&buf->lock);
-	if (!(ps->hints & PS_READ_MOSTLY) || numagpu_pinned(buf, idx) ||
-	    (ps->accessed_by & BIT(view)) || page_to_nid(home) == nid) {
+	if (!numagpu_replica_wanted(buf, idx, view) ||
+	    page_to_nid(home) == nid) {
 		mutex_unlock(&buf->lock);
 		unlock_page(home);
 		put_page(home);
@@ -202,6 +212,15 @@ again:
 	lock_page(newp);
 	get_page(newp);		/* the PTE's; the buffer keeps the first */
 	mutex_lock(&buf->lock);
+	if (!numagpu_replica_wanted(buf, idx, view)) {
+		/* the hint went (or a pin came) while we copied */
+		mutex_unlock(&buf->lock);
+		unlock_page(newp);
+		put_page(newp);
+		unlock_page(home);
+		put_page(home);
+		goto give_up;
+	}
 	WRITE_ONCE(buf->reps[idx][view], newp);
 	ps->nreps++;
 	numagpu_loc_update(buf, idx);

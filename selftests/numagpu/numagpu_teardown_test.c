@@ -435,7 +435,8 @@ static __attribute__((noinline)) size_t touch_until_sigbus(char *v,
  * page that does not fit raises SIGBUS; with it, the rest go to the
  * nearest nodes, flagged and counted.
  */
-TEST_F(full, node_full)
+/* TCG, and a debug kernel more so, take tens of seconds to fill a node */
+TEST_F_TIMEOUT(full, node_full, 240)
 {
 	unsigned int gpu = self->topo.ngpus > 1 ? 1 : 0;
 	int node = self->topo.gpu[gpu].node;
