@@ -61,6 +61,7 @@ struct numagpu_dev_counters {
 	atomic64_t pins;
 	atomic64_t replica_pages;
 	atomic64_t auto_migrations;
+	atomic64_t memlock_refusals;
 	atomic64_t node_pages[NUMAGPU_MAX_NODES];
 };
 

@@ -71,6 +71,7 @@ static void numagpu_buffer_free(struct numagpu_buffer *buf)
 				cond_resched();
 		}
 	}
+	numagpu_account_release(buf);
 	vfree(buf->loctab);
 	kvfree(buf->reps);
 	kvfree(buf->ps);
@@ -205,7 +206,9 @@ static const struct file_operations numagpu_buf_fops = {
 static int numagpu_buffer_init(struct numagpu_buffer *buf,
 			       const struct numagpu_placement *pl)
 {
-	const gfp_t gfp = GFP_KERNEL_ACCOUNT | __GFP_NOWARN;
+	/* a memory cgroup at its limit fails them (no OOM kill): ENOMEM */
+	const gfp_t gfp = GFP_KERNEL_ACCOUNT | __GFP_NOWARN |
+			  __GFP_RETRY_MAYFAIL;
 	size_t loctab_size;
 	unsigned long i;
 	u32 pol;
@@ -215,7 +218,8 @@ static int numagpu_buffer_init(struct numagpu_buffer *buf,
 	buf->ps = kvcalloc(buf->npages, sizeof(*buf->ps), gfp);
 	buf->reps = kvcalloc(buf->npages, sizeof(*buf->reps), gfp);
 	loctab_size = PAGE_ALIGN(NUMAGPU_LOCTAB_SIZE(buf->npages));
-	buf->loctab = vmalloc_user(loctab_size);
+	/* charged to the memory cgroup; mapped page by page (loctab.c) */
+	buf->loctab = __vmalloc(loctab_size, gfp | __GFP_ZERO);
 	if (!buf->pages || !buf->policy || !buf->loctab || !buf->ps ||
 	    !buf->reps)
 		return -ENOMEM;
@@ -267,6 +271,7 @@ long numagpu_buffer_create(const struct numagpu_system *sys, void __user *arg)
 	buf->npages = npages;
 	buf->flags = c.flags;
 	mutex_init(&buf->lock);
+	numagpu_account_init(buf);
 	numagpu_automigrate_init(buf);
 	buf->id = atomic64_inc_return(&numagpu_next_id) - 1;
 	atomic64_inc(&numagpu_dev.buffers);

@@ -135,6 +135,10 @@ struct numagpu_buffer {
 	struct page ***reps;	/* per page: NULL or ngpus replica slots */
 	struct address_space *mapping;	/* set by the first mmap */
 	unsigned long full_until[NUMAGPU_MAX_NODES];	/* jiffies */
+	/* numagpu_account.c: locked memory of the creator (NULL: exempt) */
+	struct user_struct *user;
+	unsigned long memlock_pages;
+	atomic_long_t charged;		/* pages charged now */
 	struct delayed_work scan;	/* automatic migration sampling */
 	bool scan_on;
 	/* automatic migrations decided by faults, made by a work item */
@@ -210,6 +214,12 @@ vm_fault_t numagpu_replica_fault(struct numagpu_buffer *buf,
 /* numagpu_migrate.c */
 int numagpu_migrate_one(struct numagpu_buffer *buf, unsigned long idx,
 			int nid, bool populate, bool automatic);
+
+/* numagpu_account.c */
+void numagpu_account_init(struct numagpu_buffer *buf);
+int numagpu_charge(struct numagpu_buffer *buf, unsigned long n);
+void numagpu_uncharge(struct numagpu_buffer *buf, unsigned long n);
+void numagpu_account_release(struct numagpu_buffer *buf);
 
 /* numagpu_automigrate.c */
 void numagpu_automigrate_init(struct numagpu_buffer *buf);

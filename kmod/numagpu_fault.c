@@ -38,12 +38,18 @@ retry:
 	}
 	got = want;
 	fallback = false;
-	page = numagpu_alloc_full_recently(buf, want) ? NULL :
-	       numagpu_alloc_on(want);
-	if (!page && (buf->flags & NUMAGPU_BUF_FALLBACK)) {
-		numagpu_alloc_failed(buf, want);
-		page = numagpu_alloc_fallback(want, &got);
-		fallback = !!page;
+	page = NULL;
+	/* locked memory of the buffer's creator: past its limit, SIGBUS */
+	if (!numagpu_charge(buf, 1)) {
+		page = numagpu_alloc_full_recently(buf, want) ? NULL :
+		       numagpu_alloc_on(want);
+		if (!page && (buf->flags & NUMAGPU_BUF_FALLBACK)) {
+			numagpu_alloc_failed(buf, want);
+			page = numagpu_alloc_fallback(want, &got);
+			fallback = !!page;
+		}
+		if (!page)
+			numagpu_uncharge(buf, 1);
 	}
 	if (!page) {
 		atomic64_inc(&buf->sigbus);
@@ -59,6 +65,7 @@ retry:
 
 		mutex_unlock(&buf->lock);
 		put_page(page);
+		numagpu_uncharge(buf, 1);
 		atomic64_inc(&numagpu_dev.pages_freed);
 		atomic64_inc(&buf->races);
 		if (!won)

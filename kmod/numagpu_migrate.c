@@ -74,6 +74,7 @@ static int numagpu_migrate_populate(struct numagpu_buffer *buf,
 	if (buf->pages[idx]) {
 		mutex_unlock(&buf->lock);
 		numagpu_free_unused(newp);
+		numagpu_uncharge(buf, 1);
 		return 0;
 	}
 	numagpu_loc_begin(buf);
@@ -153,10 +154,15 @@ int numagpu_migrate_one(struct numagpu_buffer *buf, unsigned long idx,
 	}
 	if (!home && !populate)
 		return 0;
+	/* a new page is locked memory; a moved one replaces its charge */
+	if (!home && numagpu_charge(buf, 1))
+		return -ENOMEM;
 	newp = alloc_pages_node(nid, home ? NUMAGPU_GFP_COPY : NUMAGPU_GFP, 0);
 	if (!newp) {
 		if (home)
 			put_page(home);
+		else
+			numagpu_uncharge(buf, 1);
 		return -ENOMEM;
 	}
 	atomic64_inc(&numagpu_dev.pages_allocated);

@@ -63,6 +63,7 @@ void numagpu_replicas_free(struct numagpu_buffer *buf,
 		atomic64_dec(&numagpu_dev.replica_pages);
 		atomic64_inc(&numagpu_dev.pages_freed);
 		put_page(rep);
+		numagpu_uncharge(buf, 1);
 	}
 }
 
@@ -145,6 +146,7 @@ again:
 		}
 		if (newp) {
 			put_page(newp);
+			numagpu_uncharge(buf, 1);
 			atomic64_inc(&numagpu_dev.pages_freed);
 		}
 		vmf->page = rep;
@@ -152,9 +154,14 @@ again:
 	}
 
 	if (!newp) {
+		/* past the creator's locked-memory limit: map the home page */
+		if (numagpu_charge(buf, 1))
+			return 0;
 		newp = alloc_pages_node(nid, NUMAGPU_GFP_COPY, 0);
-		if (!newp)
+		if (!newp) {
+			numagpu_uncharge(buf, 1);
 			return 0;	/* no room here: map the home page */
+		}
 		atomic64_inc(&numagpu_dev.pages_allocated);
 	}
 	home = numagpu_home_lock(buf, idx);
@@ -239,6 +246,7 @@ again:
 
 give_up:
 	put_page(newp);
+	numagpu_uncharge(buf, 1);
 	atomic64_inc(&numagpu_dev.pages_freed);
 	return 0;
 }

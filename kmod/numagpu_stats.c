@@ -52,6 +52,8 @@ static int numagpu_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "buffers_created %llu\n", st.buffers_created);
 	seq_printf(m, "pages_held %llu\n", st.pages_held);
 	seq_printf(m, "pages_allocated %llu\n", st.pages_allocated);
+	seq_printf(m, "memlock_refusals %lld\n",
+		   atomic64_read(&numagpu_dev.memlock_refusals));
 	seq_printf(m, "pages_freed %llu\n", st.pages_freed);
 	seq_printf(m, "faults %llu\n", st.faults);
 	seq_printf(m, "first_touch_local %llu\n", st.first_touch_local);

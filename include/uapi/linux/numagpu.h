@@ -93,7 +93,9 @@ struct numagpu_topology {
  * long as that file, i.e. until the fd is closed and every mapping of it is
  * gone. Pages are allocated on first access, zero-filled, on the node the
  * page's placement mode chooses, and charged to the faulting task's memory
- * cgroup.
+ * cgroup and, as locked memory, to the creating user's RLIMIT_MEMLOCK
+ * (unless the creator has CAP_IPC_LOCK): past either, the fault gets
+ * SIGBUS.
  *
  * mmap offsets of a buffer file:
  *   NUMAGPU_VIEW_OFFSET(gpu) + byte offset   GPU @gpu's view of the buffer

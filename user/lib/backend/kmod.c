@@ -14,7 +14,10 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "backend/backend.h"
@@ -151,6 +154,37 @@ static int mode_of(const struct ng_space *s, const struct ng_buf *b,
 	return 0;
 }
 
+/*
+ * The module charges a buffer's pages to its creator's RLIMIT_MEMLOCK
+ * unless it has CAP_IPC_LOCK: say so before a fault past it is a SIGBUS.
+ * Replicas past the limit are simply not made, so home pages count.
+ */
+static int memlock_check(const struct ng_kmod *k, uint64_t more, char *err,
+			 size_t errlen)
+{
+	struct __user_cap_header_struct h = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct d[2];
+	uint64_t need = more;
+	struct rlimit rl;
+
+	if (!syscall(SYS_capget, &h, d) &&
+	    (d[CAP_IPC_LOCK / 32].effective & (1u << (CAP_IPC_LOCK % 32))))
+		return 0;
+	if (getrlimit(RLIMIT_MEMLOCK, &rl) || rl.rlim_cur == RLIM_INFINITY)
+		return 0;
+	for (unsigned int i = 0; i < k->nbufs; i++)
+		need += k->bufs[i]->span;
+	if (need <= rl.rlim_cur)
+		return 0;
+	ng_seterr(err, errlen,
+		  "kmod memory backend: the buffers need %llu MiB of locked memory, RLIMIT_MEMLOCK allows %llu MiB: raise it (ulimit -l) or run with CAP_IPC_LOCK",
+		  (unsigned long long)(need >> 20),
+		  (unsigned long long)(rl.rlim_cur >> 20));
+	return -ENOMEM;
+}
+
 /* Put the reservation back over GPUs 1.. views (region 0: the caller). */
 static void unreserve_views(struct ng_space *s, void *at, uint64_t span)
 {
@@ -176,6 +210,8 @@ static int kmod_map(struct ng_space *s, struct ng_buf *b, void *at, char *err,
 	}
 	if (mode_of(s, b, &c, err, errlen))
 		return -EINVAL;
+	if (memlock_check(k, b->span, err, errlen))
+		return -ENOMEM;
 	kb = calloc(1, sizeof(*kb));
 	if (!kb) {
 		ng_seterr(err, errlen, "out of memory");

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What limits a buffer's memory: the creator's RLIMIT_MEMLOCK (its pages
+ * are locked memory of that user unless it has CAP_IPC_LOCK) and its
+ * memory cgroup's memory.max (the pages, the metadata and the location
+ * table are charged there). Each gives a clean error, SIGBUS for a fault
+ * and ENOMEM for a creation or a prefetch, and the charges return after
+ * close. Each case runs in a child: it drops CAP_IPC_LOCK or moves itself
+ * into a cgroup.
+ */
+#include <linux/capability.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "ngemu/backend/kbuf.h"
+#include "numagpu_test.h"
+#include "../../user/tests/run_cmd.h"
+
+#define CG_ROOT	"/sys/fs/cgroup"
+#define CG	CG_ROOT "/numagpu-limits"
+
+static sigjmp_buf bus_jmp;
+
+static void on_sigbus(int sig)
+{
+	(void)sig;
+	siglongjmp(bus_jmp, 1);
+}
+
+/* Write one byte of each page until SIGBUS; the pages written. */
+static size_t touch(char *v, size_t npages, long page, int *bus)
+{
+	struct sigaction sa = { .sa_handler = on_sigbus };
+	static volatile size_t i;
+
+	*bus = 0;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, NULL);
+	for (i = 0; i < npages; i++) {
+		if (sigsetjmp(bus_jmp, 1)) {
+			*bus = 1;
+			break;
+		}
+		v[i * page] = 1;
+	}
+	signal(SIGBUS, SIG_DFL);
+	return i;
+}
+
+static int drop_cap_ipc_lock(void)
+{
+	struct __user_cap_header_struct h = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct d[2];
+
+	if (syscall(SYS_capget, &h, d))
+		return -errno;
+	d[CAP_IPC_LOCK / 32].effective &= ~(1u << (CAP_IPC_LOCK % 32));
+	d[CAP_IPC_LOCK / 32].permitted &= ~(1u << (CAP_IPC_LOCK % 32));
+	return syscall(SYS_capset, &h, d) ? -errno : 0;
+}
+
+/* A buffer of @npages on GPU 0 mapped in view 0, touched until SIGBUS. */
+static long fill(int dev, size_t npages, int *bus)
+{
+	struct numagpu_buf_create c = {
+		.size = npages * page_size(), .mode = NUMAGPU_MODE_CGP,
+	};
+	struct ng_kbuf b;
+	size_t n;
+	char *v;
+
+	if (ng_kbuf_create(&b, dev, &c) || ng_kbuf_map_view(&b, 0, (void **)&v))
+		return -1;
+	n = touch(v, npages, page_size(), bus);
+	ng_kbuf_destroy(&b);
+	return (long)n;
+}
+
+/* Child exit codes of the memlock case: 0 passed, else the failed step */
+static int memlock_child(int dev, size_t limit_pages)
+{
+	struct rlimit rl = {
+		.rlim_cur = limit_pages * page_size(),
+		.rlim_max = limit_pages * page_size(),
+	};
+	long first, again;
+	int bus;
+
+	if (drop_cap_ipc_lock() || setrlimit(RLIMIT_MEMLOCK, &rl))
+		return 10;
+	first = fill(dev, 4 * limit_pages, &bus);
+	if (first <= 0 || (size_t)first > limit_pages || !bus)
+		return 11;
+	/* what the first buffer held came back at close */
+	again = fill(dev, 4 * limit_pages, &bus);
+	if (again != first || !bus)
+		return 12;
+	return 0;
+}
+
+TEST(memlock_limit_gives_sigbus_and_comes_back)
+{
+	const size_t limit = 256;	/* pages: 1 MiB of 4 KiB pages */
+	int dev = ng_kbuf_open_device(NULL), status;
+	pid_t pid;
+
+	ASSERT_LE(0, dev);
+	ASSERT_EQ(0, numagpu_wait_pages_zero(2000));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(memlock_child(dev, limit));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("the child failed at step %d",
+						 WEXITSTATUS(status));
+	EXPECT_EQ(0, numagpu_wait_pages_zero(2000));
+	close(dev);
+}
+
+/* ngemu on the module past RLIMIT_MEMLOCK: an error naming it, no SIGBUS */
+static int ngemu_child(void)
+{
+	static struct cmd_result r;
+	struct rlimit rl = { .rlim_cur = 1 << 20, .rlim_max = 1 << 20 };
+
+	/* root gets every capability back at exec but the bounding set's */
+	if (prctl(PR_CAPBSET_DROP, CAP_IPC_LOCK, 0, 0, 0) ||
+	    drop_cap_ipc_lock() || setrlimit(RLIMIT_MEMLOCK, &rl))
+		return 30;
+	if (run_cmd(&r, (char *const[]){
+		(char *)ngemu_path(), "bench", "stream-triad", "--backend",
+		"kmod", "--no-native", NULL }))
+		return 31;
+	if (!r.status || r.status >= 128 || !strstr(r.err, "RLIMIT_MEMLOCK")) {
+		fprintf(stderr, "# ngemu exit %d: %.400s\n", r.status, r.err);
+		return 32;
+	}
+	return 0;
+}
+
+TEST(ngemu_names_the_memlock_limit)
+{
+	int status;
+	pid_t pid = fork();
+
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(ngemu_child());
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("the child failed at step %d",
+						 WEXITSTATUS(status));
+}
+
+static long cg_read(const char *file)
+{
+	char path[256], buf[64];
+
+	snprintf(path, sizeof(path), CG "/%s", file);
+	if (read_text(path, buf, sizeof(buf)))
+		return -1;
+	return strtol(buf, NULL, 10);
+}
+
+static int cg_write(const char *path, const char *val)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -errno;
+	fputs(val, f);
+	return fclose(f) ? -errno : 0;
+}
+
+/* Exit codes: 0 passed, else the failed step */
+static int memcg_child(int dev, long max)
+{
+	const size_t npages = 4 * max / page_size();
+	struct numagpu_buf_create big = {
+		.size = 3UL << 29, .mode = NUMAGPU_MODE_FGP,	/* 21 MiB of metadata */
+	};
+	struct numagpu_buf_create c = {
+		.size = npages * page_size(), .mode = NUMAGPU_MODE_CGP,
+	};
+	struct numagpu_buf_migrate m = {
+		.npages = npages, .flags = NUMAGPU_MIGRATE_PREFETCH,
+	};
+	long base, made;
+	char pid[32];
+	int fd;
+
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	if (cg_write(CG "/cgroup.procs", pid))
+		return 20;
+	base = cg_read("memory.current");
+	/* metadata past the limit: ENOMEM, no OOM kill */
+	fd = ioctl(dev, NUMAGPU_IOC_BUF_CREATE, &big);
+	if (fd >= 0 || errno != ENOMEM)
+		return 21;
+	fd = ioctl(dev, NUMAGPU_IOC_BUF_CREATE, &c);
+	if (fd < 0)
+		return 22;
+	/* the table and the page arrays are charged here */
+	made = cg_read("memory.current");
+	if (made - base < (long)NUMAGPU_LOCTAB_SIZE(npages))
+		return 23;
+	/* a prefetch past the limit moves what fits and skips the rest */
+	if (ioctl(fd, NUMAGPU_BUF_IOC_MIGRATE, &m) || !m.skipped ||
+	    !m.moved || m.moved >= npages / 2)
+		return 24;
+	close(fd);
+	if (numagpu_wait_pages_zero(2000))
+		return 25;
+	/* everything came back (slack: the kernel's own small objects) */
+	if (cg_read("memory.current") - base > 256 * 1024)
+		return 26;
+	return 0;
+}
+
+TEST(memcg_limit_gives_enomem_and_comes_back)
+{
+	const long max = 16 << 20;
+	char val[32];
+	int dev, status;
+	pid_t pid;
+
+	if (access(CG_ROOT "/cgroup.controllers", F_OK))
+		mount("cgroup2", CG_ROOT, "cgroup2", 0, NULL);
+	ASSERT_EQ(0, access(CG_ROOT "/cgroup.controllers", F_OK))
+		TH_LOG("no cgroup2 at %s", CG_ROOT);
+	ASSERT_EQ(0, cg_write(CG_ROOT "/cgroup.subtree_control", "+memory"));
+	ASSERT_TRUE(!mkdir(CG, 0755) || errno == EEXIST);
+	snprintf(val, sizeof(val), "%ld", max);
+	ASSERT_EQ(0, cg_write(CG "/memory.max", val));
+	dev = ng_kbuf_open_device(NULL);
+	ASSERT_LE(0, dev);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(memcg_child(dev, max));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status)) TH_LOG("killed by signal %d",
+					      WTERMSIG(status));
+	EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("the child failed at step %d",
+						 WEXITSTATUS(status));
+	EXPECT_EQ(0, rmdir(CG));
+	close(dev);
+}
+
+int main(int argc, char **argv)
+{
+	numagpu_require_device();
+	return test_harness_run(argc, argv);
+}
