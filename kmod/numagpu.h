@@ -6,6 +6,8 @@
 #define _NUMAGPU_H
 
 #include <linux/atomic.h>
+#include <linux/percpu.h>
+#include <linux/stddef.h>
 #include <linux/numagpu.h>
 #include <linux/types.h>
 
@@ -43,29 +45,63 @@ void numagpu_buf_count_uring(struct numagpu_buffer *buf);
 int numagpu_buf_uring_cmd(struct io_uring_cmd *ioucmd,
 			  unsigned int issue_flags);
 
-/* numagpu_stats.c: module-wide counters */
-struct numagpu_dev_counters {
-	atomic64_t buffers;
-	atomic64_t buffers_created;
-	atomic64_t pages_held;
-	atomic64_t pages_allocated;
-	atomic64_t pages_freed;
-	atomic64_t faults;
-	atomic64_t first_touch_local;
-	atomic64_t first_touch_remote;
-	atomic64_t fallbacks;
-	atomic64_t sigbus;
-	atomic64_t replicas_created;
-	atomic64_t collapses;
-	atomic64_t migrations;
-	atomic64_t pins;
-	atomic64_t replica_pages;
-	atomic64_t auto_migrations;
-	atomic64_t memlock_refusals;
-	atomic64_t node_pages[NUMAGPU_MAX_NODES];
+/*
+ * numagpu_stats.c: counters of events and gauges, per CPU and summed when
+ * read, so that faults on different nodes never bounce a cache line: one
+ * set module-wide (numagpu_pcpu) and one per buffer (buf->ctr), with the
+ * same fields, so that numagpu_count() counts a buffer's event in both.
+ * Pages held per node are exact gauges (atomic64).
+ */
+struct numagpu_counters {
+	s64 buffers;		/* gauges (per-CPU deltas): */
+	s64 pages_held;
+	s64 replica_pages;
+	s64 buffers_created;	/* events: */
+	s64 pages_allocated;
+	s64 pages_freed;
+	s64 populated;
+	s64 faults;
+	s64 first_touch_local;
+	s64 first_touch_remote;
+	s64 fallbacks;
+	s64 sigbus;
+	s64 races;
+	s64 mode_changes;
+	s64 replicas_created;
+	s64 collapses;
+	s64 migrations;
+	s64 pins;
+	s64 auto_migrations;
+	s64 uring_cmds;
+	s64 memlock_refusals;
+	s64 view_faults[NUMAGPU_MAX_GPUS];
+	s64 node_faults[NUMAGPU_MAX_NODES];
 };
 
-extern struct numagpu_dev_counters numagpu_dev;
+extern struct numagpu_counters __percpu *numagpu_pcpu;
+extern atomic64_t numagpu_node_pages[NUMAGPU_MAX_NODES];
+
+#define numagpu_dev_add(field, n)	this_cpu_add(numagpu_pcpu->field, (n))
+#define numagpu_dev_inc(field)		numagpu_dev_add(field, 1)
+#define numagpu_buf_add(buf, field, n)	this_cpu_add((buf)->ctr->field, (n))
+#define numagpu_buf_inc(buf, field)	numagpu_buf_add(buf, field, 1)
+/* An event of buffer @buf, counted there and module-wide. */
+#define numagpu_count(buf, field)			\
+	do {						\
+		numagpu_buf_inc(buf, field);		\
+		numagpu_dev_inc(field);			\
+	} while (0)
+#define numagpu_count_add(buf, field, n)		\
+	do {						\
+		numagpu_buf_add(buf, field, n);		\
+		numagpu_dev_add(field, n);		\
+	} while (0)
+
+s64 numagpu_sum(struct numagpu_counters __percpu *c, size_t off);
+#define NUMAGPU_SUM(c, field) \
+	numagpu_sum(c, offsetof(struct numagpu_counters, field))
+int numagpu_stats_init(void);
+void numagpu_stats_exit(void);
 
 void numagpu_stats_fill(struct numagpu_dev_stats *st);
 void numagpu_debugfs_init(void);

@@ -39,7 +39,7 @@ int numagpu_charge(struct numagpu_buffer *buf, unsigned long n)
 		do {
 			next = cur + n;
 			if (next > buf->memlock_pages || next < cur) {
-				atomic64_inc(&numagpu_dev.memlock_refusals);
+				numagpu_dev_inc(memlock_refusals);
 				return -ENOMEM;
 			}
 		} while (!atomic_long_try_cmpxchg(&buf->user->locked_vm, &cur,

@@ -69,8 +69,7 @@ int numagpu_buf_advise(struct numagpu_buffer *buf, u64 first, u64 n,
 		mutex_unlock(&buf->lock);
 		if (dropped) {
 			numagpu_replicas_free(buf, i, reps);
-			atomic64_inc(&buf->collapses);
-			atomic64_inc(&numagpu_dev.collapses);
+			numagpu_count(buf, collapses);
 			trace_numagpu_collapse(buf->id, i, NUMAGPU_MAX_GPUS,
 					       dropped);
 		}

@@ -9,6 +9,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
+#include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
@@ -45,11 +46,11 @@ static void numagpu_buffer_free(struct numagpu_buffer *buf)
 
 				if (!rep)
 					continue;
-				numagpu_count_node(numagpu_dev.node_pages,
+				numagpu_count_node(numagpu_node_pages,
 						   page_to_nid(rep), -1);
-				atomic64_dec(&numagpu_dev.pages_held);
-				atomic64_dec(&numagpu_dev.replica_pages);
-				atomic64_inc(&numagpu_dev.pages_freed);
+				numagpu_dev_add(pages_held, -1);
+				numagpu_dev_add(replica_pages, -1);
+				numagpu_dev_inc(pages_freed);
 				put_page(rep);
 			}
 			kfree(buf->reps[i]);
@@ -63,9 +64,9 @@ static void numagpu_buffer_free(struct numagpu_buffer *buf)
 			if (!page)
 				continue;
 			nid = page_to_nid(page);
-			numagpu_count_node(numagpu_dev.node_pages, nid, -1);
-			atomic64_dec(&numagpu_dev.pages_held);
-			atomic64_inc(&numagpu_dev.pages_freed);
+			numagpu_count_node(numagpu_node_pages, nid, -1);
+			numagpu_dev_add(pages_held, -1);
+			numagpu_dev_inc(pages_freed);
 			put_page(page);
 			if (!(i % 4096))
 				cond_resched();
@@ -77,9 +78,10 @@ static void numagpu_buffer_free(struct numagpu_buffer *buf)
 	kvfree(buf->ps);
 	kvfree(buf->policy);
 	kvfree(buf->pages);
+	free_percpu(buf->ctr);
 	mutex_destroy(&buf->lock);
 	kfree(buf);
-	atomic64_dec(&numagpu_dev.buffers);
+	numagpu_dev_add(buffers, -1);
 }
 
 static int numagpu_buf_release(struct inode *inode, struct file *file)
@@ -134,7 +136,7 @@ static long numagpu_buf_set_mode(struct numagpu_buffer *buf, void __user *arg)
 	}
 	numagpu_loc_end(buf);
 	mutex_unlock(&buf->lock);
-	atomic64_inc(&buf->mode_changes);
+	numagpu_buf_inc(buf, mode_changes);
 	return 0;
 }
 
@@ -274,8 +276,10 @@ long numagpu_buffer_create(const struct numagpu_system *sys, void __user *arg)
 	numagpu_account_init(buf);
 	numagpu_automigrate_init(buf);
 	buf->id = atomic64_inc_return(&numagpu_next_id) - 1;
-	atomic64_inc(&numagpu_dev.buffers);
-	err = numagpu_buffer_init(buf, &pl);
+	numagpu_dev_inc(buffers);
+	buf->ctr = alloc_percpu_gfp(struct numagpu_counters,
+				    GFP_KERNEL_ACCOUNT);
+	err = buf->ctr ? numagpu_buffer_init(buf, &pl) : -ENOMEM;
 	if (err) {
 		numagpu_buffer_free(buf);
 		return err;
@@ -287,6 +291,6 @@ long numagpu_buffer_create(const struct numagpu_system *sys, void __user *arg)
 		numagpu_buffer_free(buf);
 		return fd;
 	}
-	atomic64_inc(&numagpu_dev.buffers_created);
+	numagpu_dev_inc(buffers_created);
 	return fd;
 }

@@ -113,23 +113,7 @@ struct numagpu_buffer {
 	u32 *policy;
 	struct numagpu_loctab_header *loctab;
 	struct numagpu_loc *loc;
-	atomic64_t populated;
-	atomic64_t faults;
-	atomic64_t first_touch_local;
-	atomic64_t first_touch_remote;
-	atomic64_t fallbacks;
-	atomic64_t sigbus;
-	atomic64_t races;
-	atomic64_t mode_changes;
-	atomic64_t replicas_created;
-	atomic64_t collapses;
-	atomic64_t migrations;
-	atomic64_t pins;
-	atomic64_t replica_pages;
-	atomic64_t auto_migrations;
-	atomic64_t uring_cmds;
-	atomic64_t view_faults[NUMAGPU_MAX_GPUS];
-	atomic64_t node_faults[NUMAGPU_MAX_NODES];
+	struct numagpu_counters __percpu *ctr;	/* numagpu.h */
 	atomic64_t node_pages[NUMAGPU_MAX_NODES];
 	struct numagpu_pstate *ps;
 	struct page ***reps;	/* per page: NULL or ngpus replica slots */

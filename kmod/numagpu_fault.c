@@ -52,11 +52,10 @@ retry:
 			numagpu_uncharge(buf, 1);
 	}
 	if (!page) {
-		atomic64_inc(&buf->sigbus);
-		atomic64_inc(&numagpu_dev.sigbus);
+		numagpu_count(buf, sigbus);
 		return VM_FAULT_SIGBUS;
 	}
-	atomic64_inc(&numagpu_dev.pages_allocated);
+	numagpu_dev_inc(pages_allocated);
 
 	mutex_lock(&buf->lock);
 	if (buf->pages[idx] || buf->policy[idx] != pol) {
@@ -66,8 +65,8 @@ retry:
 		mutex_unlock(&buf->lock);
 		put_page(page);
 		numagpu_uncharge(buf, 1);
-		atomic64_inc(&numagpu_dev.pages_freed);
-		atomic64_inc(&buf->races);
+		numagpu_dev_inc(pages_freed);
+		numagpu_buf_inc(buf, races);
 		if (!won)
 			goto retry;
 		return 0;
@@ -100,10 +99,10 @@ static vm_fault_t numagpu_buf_fault(struct vm_fault *vmf)
 	if (view >= buf->sys->ngpus || idx >= buf->npages)
 		return VM_FAULT_SIGBUS;
 	ps = &buf->ps[idx];
-	atomic64_inc(&buf->faults);
-	atomic64_inc(&numagpu_dev.faults);
-	atomic64_inc(&buf->view_faults[view]);
-	numagpu_count_node(buf->node_faults, cpu_nid, 1);
+	numagpu_count(buf, faults);
+	numagpu_buf_inc(buf, view_faults[view]);
+	if (cpu_nid >= 0 && cpu_nid < NUMAGPU_MAX_NODES)
+		numagpu_buf_inc(buf, node_faults[cpu_nid]);
 
 	if (!READ_ONCE(buf->pages[idx])) {
 		ret = numagpu_populate(buf, idx, view);

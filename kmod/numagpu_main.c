@@ -90,21 +90,28 @@ static int __init numagpu_init(void)
 	err = numagpu_system_init(&numagpu_sys, nodes);
 	if (err)
 		return err;
+	err = numagpu_stats_init();
+	if (err)
+		return err;
 	numagpu_debugfs_init();
 	err = misc_register(&numagpu_miscdev);
-	if (err) {
-		numagpu_debugfs_exit();
-		return err;
-	}
+	if (err)
+		goto out_debugfs;
 	pr_info("version %s, %u GPUs\n", NUMAGPU_VERSION_STRING,
 		numagpu_sys.ngpus);
 	return 0;
+
+out_debugfs:
+	numagpu_debugfs_exit();
+	numagpu_stats_exit();
+	return err;
 }
 
 static void __exit numagpu_exit(void)
 {
 	misc_deregister(&numagpu_miscdev);
 	numagpu_debugfs_exit();
+	numagpu_stats_exit();
 }
 
 module_init(numagpu_init);

@@ -23,7 +23,7 @@
 static void numagpu_free_unused(struct page *page)
 {
 	put_page(page);
-	atomic64_inc(&numagpu_dev.pages_freed);
+	numagpu_dev_inc(pages_freed);
 }
 
 /* Locked, references frozen: the copy goes in the slot of @old. */
@@ -53,15 +53,12 @@ static void numagpu_moved(struct numagpu_buffer *buf, unsigned long idx,
 	/* our reference, then the slot's: faults holding one retry */
 	put_page(old);
 	put_page(old);
-	atomic64_inc(&numagpu_dev.pages_freed);
+	numagpu_dev_inc(pages_freed);
 	numagpu_count_held(buf, from, -1);
 	numagpu_count_held(buf, nid, 1);
-	atomic64_inc(&buf->migrations);
-	atomic64_inc(&numagpu_dev.migrations);
-	if (automatic) {
-		atomic64_inc(&buf->auto_migrations);
-		atomic64_inc(&numagpu_dev.auto_migrations);
-	}
+	numagpu_count(buf, migrations);
+	if (automatic)
+		numagpu_count(buf, auto_migrations);
 	trace_numagpu_migrate(buf->id, idx, from, nid, automatic);
 }
 
@@ -165,7 +162,7 @@ int numagpu_migrate_one(struct numagpu_buffer *buf, unsigned long idx,
 			numagpu_uncharge(buf, 1);
 		return -ENOMEM;
 	}
-	atomic64_inc(&numagpu_dev.pages_allocated);
+	numagpu_dev_inc(pages_allocated);
 	if (!home)
 		return numagpu_migrate_populate(buf, idx, nid, newp);
 	put_page(home);
@@ -279,7 +276,7 @@ static unsigned long numagpu_migrate_batch(struct numagpu_buffer *buf,
 			(*skipped)++;
 			continue;
 		}
-		atomic64_inc(&numagpu_dev.pages_allocated);
+		numagpu_dev_inc(pages_allocated);
 		mutex_lock(&buf->lock);
 		if (numagpu_pinned(buf, i)) {
 			mutex_unlock(&buf->lock);

@@ -79,8 +79,8 @@ void numagpu_count_node(atomic64_t *arr, int nid, long delta)
 void numagpu_count_held(struct numagpu_buffer *buf, int nid, long d)
 {
 	numagpu_count_node(buf->node_pages, nid, d);
-	numagpu_count_node(numagpu_dev.node_pages, nid, d);
-	atomic64_add(d, &numagpu_dev.pages_held);
+	numagpu_count_node(numagpu_node_pages, nid, d);
+	numagpu_dev_add(pages_held, d);
 }
 
 /* Unmap page @idx from view @view (every process, every mapping). */
@@ -195,17 +195,12 @@ void numagpu_home_unfreeze(struct page *home, int refs)
 void numagpu_page_installed(struct numagpu_buffer *buf, int got,
 			    int cpu_nid, bool fallback)
 {
-	atomic64_inc(&buf->populated);
+	numagpu_buf_inc(buf, populated);
 	numagpu_count_held(buf, got, 1);
-	if (got == cpu_nid) {
-		atomic64_inc(&buf->first_touch_local);
-		atomic64_inc(&numagpu_dev.first_touch_local);
-	} else {
-		atomic64_inc(&buf->first_touch_remote);
-		atomic64_inc(&numagpu_dev.first_touch_remote);
-	}
-	if (fallback) {
-		atomic64_inc(&buf->fallbacks);
-		atomic64_inc(&numagpu_dev.fallbacks);
-	}
+	if (got == cpu_nid)
+		numagpu_count(buf, first_touch_local);
+	else
+		numagpu_count(buf, first_touch_remote);
+	if (fallback)
+		numagpu_count(buf, fallbacks);
 }

@@ -61,8 +61,7 @@ void numagpu_thrash_event(struct numagpu_buffer *buf, unsigned long idx)
 		return;
 	ps->pinned = 1;
 	ps->pin_until = now + msecs_to_jiffies(READ_ONCE(pin_ms));
-	atomic64_inc(&buf->pins);
-	atomic64_inc(&numagpu_dev.pins);
+	numagpu_count(buf, pins);
 	numagpu_loc_update(buf, idx);
 	trace_numagpu_pin(buf->id, idx, ps->events, true);
 }

@@ -59,9 +59,8 @@ void numagpu_replicas_free(struct numagpu_buffer *buf,
 		unlock_page(rep);
 		numagpu_zap_view(buf, idx, g);
 		numagpu_count_held(buf, page_to_nid(rep), -1);
-		atomic64_dec(&buf->replica_pages);
-		atomic64_dec(&numagpu_dev.replica_pages);
-		atomic64_inc(&numagpu_dev.pages_freed);
+		numagpu_count_add(buf, replica_pages, -1);
+		numagpu_dev_inc(pages_freed);
 		put_page(rep);
 		numagpu_uncharge(buf, 1);
 	}
@@ -77,8 +76,7 @@ unsigned int numagpu_collapse_locked(struct numagpu_buffer *buf,
 
 	if (!n)
 		return 0;
-	atomic64_inc(&buf->collapses);
-	atomic64_inc(&numagpu_dev.collapses);
+	numagpu_count(buf, collapses);
 	trace_numagpu_collapse(buf->id, idx, view, n);
 	numagpu_thrash_event(buf, idx);
 	return n;
@@ -147,7 +145,7 @@ again:
 		if (newp) {
 			put_page(newp);
 			numagpu_uncharge(buf, 1);
-			atomic64_inc(&numagpu_dev.pages_freed);
+			numagpu_dev_inc(pages_freed);
 		}
 		vmf->page = rep;
 		return VM_FAULT_LOCKED;
@@ -162,7 +160,7 @@ again:
 			numagpu_uncharge(buf, 1);
 			return 0;	/* no room here: map the home page */
 		}
-		atomic64_inc(&numagpu_dev.pages_allocated);
+		numagpu_dev_inc(pages_allocated);
 	}
 	home = numagpu_home_lock(buf, idx);
 	if (!home)
@@ -237,16 +235,14 @@ again:
 	unlock_page(home);
 	put_page(home);
 	numagpu_count_held(buf, nid, 1);
-	atomic64_inc(&buf->replica_pages);
-	atomic64_inc(&numagpu_dev.replica_pages);
-	atomic64_inc(&buf->replicas_created);
-	atomic64_inc(&numagpu_dev.replicas_created);
+	numagpu_count(buf, replica_pages);
+	numagpu_count(buf, replicas_created);
 	vmf->page = newp;
 	return VM_FAULT_LOCKED;
 
 give_up:
 	put_page(newp);
 	numagpu_uncharge(buf, 1);
-	atomic64_inc(&numagpu_dev.pages_freed);
+	numagpu_dev_inc(pages_freed);
 	return 0;
 }

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Module-wide counters: by ioctl (NUMAGPU_IOC_GET_STATS) and in debugfs,
+ * Counters (numagpu.h), module-wide: by ioctl (NUMAGPU_IOC_GET_STATS) and in debugfs,
  * /sys/kernel/debug/numagpu/{stats,pages_held}; a buffer's own counters
  * (NUMAGPU_BUF_IOC_STATS).
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
+#include <linux/percpu.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -13,33 +14,59 @@
 #include "numagpu.h"
 #include "numagpu_buffer.h"
 
-struct numagpu_dev_counters numagpu_dev;
+struct numagpu_counters __percpu *numagpu_pcpu;
+atomic64_t numagpu_node_pages[NUMAGPU_MAX_NODES];
 
 static struct dentry *numagpu_debugfs_dir;
 
+int numagpu_stats_init(void)
+{
+	numagpu_pcpu = alloc_percpu(struct numagpu_counters);
+	return numagpu_pcpu ? 0 : -ENOMEM;
+}
+
+void numagpu_stats_exit(void)
+{
+	free_percpu(numagpu_pcpu);
+}
+
+/* The field at @off of @c summed over every CPU. */
+s64 numagpu_sum(struct numagpu_counters __percpu *c, size_t off)
+{
+	s64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += *(s64 *)((char *)per_cpu_ptr(c, cpu) + off);
+	return sum;
+}
+
+#define SUM(c, f)	NUMAGPU_SUM(c, f)
+
 void numagpu_stats_fill(struct numagpu_dev_stats *st)
 {
+	struct numagpu_counters __percpu *c = numagpu_pcpu;
 	int i;
 
 	memset(st, 0, sizeof(*st));
-	st->buffers = atomic64_read(&numagpu_dev.buffers);
-	st->buffers_created = atomic64_read(&numagpu_dev.buffers_created);
-	st->pages_held = atomic64_read(&numagpu_dev.pages_held);
-	st->pages_allocated = atomic64_read(&numagpu_dev.pages_allocated);
-	st->pages_freed = atomic64_read(&numagpu_dev.pages_freed);
-	st->faults = atomic64_read(&numagpu_dev.faults);
-	st->first_touch_local = atomic64_read(&numagpu_dev.first_touch_local);
-	st->first_touch_remote = atomic64_read(&numagpu_dev.first_touch_remote);
-	st->fallbacks = atomic64_read(&numagpu_dev.fallbacks);
-	st->sigbus = atomic64_read(&numagpu_dev.sigbus);
-	st->replicas_created = atomic64_read(&numagpu_dev.replicas_created);
-	st->collapses = atomic64_read(&numagpu_dev.collapses);
-	st->migrations = atomic64_read(&numagpu_dev.migrations);
-	st->pins = atomic64_read(&numagpu_dev.pins);
-	st->replica_pages = atomic64_read(&numagpu_dev.replica_pages);
-	st->auto_migrations = atomic64_read(&numagpu_dev.auto_migrations);
+	st->buffers = SUM(c, buffers);
+	st->buffers_created = SUM(c, buffers_created);
+	st->pages_held = SUM(c, pages_held);
+	st->pages_allocated = SUM(c, pages_allocated);
+	st->pages_freed = SUM(c, pages_freed);
+	st->faults = SUM(c, faults);
+	st->first_touch_local = SUM(c, first_touch_local);
+	st->first_touch_remote = SUM(c, first_touch_remote);
+	st->fallbacks = SUM(c, fallbacks);
+	st->sigbus = SUM(c, sigbus);
+	st->replicas_created = SUM(c, replicas_created);
+	st->collapses = SUM(c, collapses);
+	st->migrations = SUM(c, migrations);
+	st->pins = SUM(c, pins);
+	st->replica_pages = SUM(c, replica_pages);
+	st->auto_migrations = SUM(c, auto_migrations);
 	for (i = 0; i < NUMAGPU_MAX_NODES; i++)
-		st->node_pages[i] = atomic64_read(&numagpu_dev.node_pages[i]);
+		st->node_pages[i] = atomic64_read(&numagpu_node_pages[i]);
 }
 
 static int numagpu_stats_show(struct seq_file *m, void *v)
@@ -53,7 +80,7 @@ static int numagpu_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "pages_held %llu\n", st.pages_held);
 	seq_printf(m, "pages_allocated %llu\n", st.pages_allocated);
 	seq_printf(m, "memlock_refusals %lld\n",
-		   atomic64_read(&numagpu_dev.memlock_refusals));
+		   SUM(numagpu_pcpu, memlock_refusals));
 	seq_printf(m, "pages_freed %llu\n", st.pages_freed);
 	seq_printf(m, "faults %llu\n", st.faults);
 	seq_printf(m, "first_touch_local %llu\n", st.first_touch_local);
@@ -76,7 +103,7 @@ DEFINE_SHOW_ATTRIBUTE(numagpu_stats);
 
 static int numagpu_pages_held_get(void *data, u64 *val)
 {
-	*val = atomic64_read(&numagpu_dev.pages_held);
+	*val = SUM(numagpu_pcpu, pages_held);
 	return 0;
 }
 DEFINE_DEBUGFS_ATTRIBUTE(numagpu_pages_held_fops, numagpu_pages_held_get,
@@ -99,6 +126,7 @@ void numagpu_debugfs_exit(void)
 
 long numagpu_buf_stats(struct numagpu_buffer *buf, void __user *arg)
 {
+	struct numagpu_counters __percpu *c = buf->ctr;
 	struct numagpu_buf_stats *st;
 	long ret = 0;
 	int i;
@@ -107,25 +135,25 @@ long numagpu_buf_stats(struct numagpu_buffer *buf, void __user *arg)
 	if (!st)
 		return -ENOMEM;
 	st->npages = buf->npages;
-	st->populated = atomic64_read(&buf->populated);
-	st->faults = atomic64_read(&buf->faults);
-	st->first_touch_local = atomic64_read(&buf->first_touch_local);
-	st->first_touch_remote = atomic64_read(&buf->first_touch_remote);
-	st->fallbacks = atomic64_read(&buf->fallbacks);
-	st->sigbus = atomic64_read(&buf->sigbus);
-	st->races = atomic64_read(&buf->races);
-	st->mode_changes = atomic64_read(&buf->mode_changes);
-	st->replicas_created = atomic64_read(&buf->replicas_created);
-	st->collapses = atomic64_read(&buf->collapses);
-	st->migrations = atomic64_read(&buf->migrations);
-	st->pins = atomic64_read(&buf->pins);
-	st->replica_pages = atomic64_read(&buf->replica_pages);
-	st->auto_migrations = atomic64_read(&buf->auto_migrations);
-	st->uring_cmds = atomic64_read(&buf->uring_cmds);
+	st->populated = SUM(c, populated);
+	st->faults = SUM(c, faults);
+	st->first_touch_local = SUM(c, first_touch_local);
+	st->first_touch_remote = SUM(c, first_touch_remote);
+	st->fallbacks = SUM(c, fallbacks);
+	st->sigbus = SUM(c, sigbus);
+	st->races = SUM(c, races);
+	st->mode_changes = SUM(c, mode_changes);
+	st->replicas_created = SUM(c, replicas_created);
+	st->collapses = SUM(c, collapses);
+	st->migrations = SUM(c, migrations);
+	st->pins = SUM(c, pins);
+	st->replica_pages = SUM(c, replica_pages);
+	st->auto_migrations = SUM(c, auto_migrations);
+	st->uring_cmds = SUM(c, uring_cmds);
 	for (i = 0; i < NUMAGPU_MAX_GPUS; i++)
-		st->view_faults[i] = atomic64_read(&buf->view_faults[i]);
+		st->view_faults[i] = SUM(c, view_faults[i]);
 	for (i = 0; i < NUMAGPU_MAX_NODES; i++) {
-		st->node_faults[i] = atomic64_read(&buf->node_faults[i]);
+		st->node_faults[i] = SUM(c, node_faults[i]);
 		st->node_pages[i] = atomic64_read(&buf->node_pages[i]);
 	}
 	if (copy_to_user(arg, st, sizeof(*st)))
@@ -136,5 +164,5 @@ long numagpu_buf_stats(struct numagpu_buffer *buf, void __user *arg)
 
 void numagpu_buf_count_uring(struct numagpu_buffer *buf)
 {
-	atomic64_inc(&buf->uring_cmds);
+	numagpu_buf_inc(buf, uring_cmds);
 }
