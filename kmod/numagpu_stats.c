@@ -43,6 +43,22 @@ s64 numagpu_sum(struct numagpu_counters __percpu *c, size_t off)
 
 #define SUM(c, f)	NUMAGPU_SUM(c, f)
 
+/* The fields numagpu_dev_stats and numagpu_buf_stats share, from @c. */
+#define NUMAGPU_FILL_SHARED(st, c)					\
+	do {								\
+		(st)->faults = SUM(c, faults);				\
+		(st)->first_touch_local = SUM(c, first_touch_local);	\
+		(st)->first_touch_remote = SUM(c, first_touch_remote);	\
+		(st)->fallbacks = SUM(c, fallbacks);			\
+		(st)->sigbus = SUM(c, sigbus);				\
+		(st)->replicas_created = SUM(c, replicas_created);	\
+		(st)->collapses = SUM(c, collapses);			\
+		(st)->migrations = SUM(c, migrations);			\
+		(st)->pins = SUM(c, pins);				\
+		(st)->replica_pages = SUM(c, replica_pages);		\
+		(st)->auto_migrations = SUM(c, auto_migrations);	\
+	} while (0)
+
 void numagpu_stats_fill(struct numagpu_dev_stats *st)
 {
 	struct numagpu_counters __percpu *c = numagpu_pcpu;
@@ -54,17 +70,7 @@ void numagpu_stats_fill(struct numagpu_dev_stats *st)
 	st->pages_held = SUM(c, pages_held);
 	st->pages_allocated = SUM(c, pages_allocated);
 	st->pages_freed = SUM(c, pages_freed);
-	st->faults = SUM(c, faults);
-	st->first_touch_local = SUM(c, first_touch_local);
-	st->first_touch_remote = SUM(c, first_touch_remote);
-	st->fallbacks = SUM(c, fallbacks);
-	st->sigbus = SUM(c, sigbus);
-	st->replicas_created = SUM(c, replicas_created);
-	st->collapses = SUM(c, collapses);
-	st->migrations = SUM(c, migrations);
-	st->pins = SUM(c, pins);
-	st->replica_pages = SUM(c, replica_pages);
-	st->auto_migrations = SUM(c, auto_migrations);
+	NUMAGPU_FILL_SHARED(st, c);
 	for (i = 0; i < NUMAGPU_MAX_NODES; i++)
 		st->node_pages[i] = atomic64_read(&numagpu_node_pages[i]);
 }
@@ -136,19 +142,9 @@ long numagpu_buf_stats(struct numagpu_buffer *buf, void __user *arg)
 		return -ENOMEM;
 	st->npages = buf->npages;
 	st->populated = SUM(c, populated);
-	st->faults = SUM(c, faults);
-	st->first_touch_local = SUM(c, first_touch_local);
-	st->first_touch_remote = SUM(c, first_touch_remote);
-	st->fallbacks = SUM(c, fallbacks);
-	st->sigbus = SUM(c, sigbus);
+	NUMAGPU_FILL_SHARED(st, c);
 	st->races = SUM(c, races);
 	st->mode_changes = SUM(c, mode_changes);
-	st->replicas_created = SUM(c, replicas_created);
-	st->collapses = SUM(c, collapses);
-	st->migrations = SUM(c, migrations);
-	st->pins = SUM(c, pins);
-	st->replica_pages = SUM(c, replica_pages);
-	st->auto_migrations = SUM(c, auto_migrations);
 	st->uring_cmds = SUM(c, uring_cmds);
 	for (i = 0; i < NUMAGPU_MAX_GPUS; i++)
 		st->view_faults[i] = SUM(c, view_faults[i]);

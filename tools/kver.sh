@@ -1,21 +1,16 @@
 #!/bin/sh
 # Print the kernel release the module is built for: the running kernel when
-# its build directory exists, else the newest installed Debian kernel image
-# that has matching headers (the kernel the VM lane boots).
+# its build directory exists, else the newest of the supported kernel lines'
+# installed images with headers (tools/kernels.sh; the VM lane boots them).
 set -eu
 run=$(uname -r)
 if [ -f "/lib/modules/$run/build/Makefile" ]; then
 	echo "$run"
 	exit 0
 fi
-best=""
-for img in /boot/vmlinuz-*; do
-	[ -e "$img" ] || continue
-	v=${img#/boot/vmlinuz-}
-	[ -f "/lib/modules/$v/build/Makefile" ] && best="$best $v"
-done
+best=$("$(dirname "$0")/kernels.sh" 2>/dev/null | sort -V | tail -n 1) || :
 if [ -z "$best" ]; then
 	echo "kver: no kernel image with headers; run tools/install-deps.sh" >&2
 	exit 1
 fi
-printf '%s\n' $best | sort -V | tail -n 1
+echo "$best"

@@ -9,8 +9,6 @@
  * into a cgroup.
  */
 #include <linux/capability.h>
-#include <setjmp.h>
-#include <signal.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
@@ -22,38 +20,11 @@
 #include "kselftest_harness.h"
 #include "ngemu/backend/kbuf.h"
 #include "numagpu_test.h"
+#include "numagpu_sigbus.h"
 #include "../../user/tests/run_cmd.h"
 
 #define CG_ROOT	"/sys/fs/cgroup"
 #define CG	CG_ROOT "/numagpu-limits"
-
-static sigjmp_buf bus_jmp;
-
-static void on_sigbus(int sig)
-{
-	(void)sig;
-	siglongjmp(bus_jmp, 1);
-}
-
-/* Write one byte of each page until SIGBUS; the pages written. */
-static size_t touch(char *v, size_t npages, long page, int *bus)
-{
-	struct sigaction sa = { .sa_handler = on_sigbus };
-	static volatile size_t i;
-
-	*bus = 0;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGBUS, &sa, NULL);
-	for (i = 0; i < npages; i++) {
-		if (sigsetjmp(bus_jmp, 1)) {
-			*bus = 1;
-			break;
-		}
-		v[i * page] = 1;
-	}
-	signal(SIGBUS, SIG_DFL);
-	return i;
-}
 
 static int drop_cap_ipc_lock(void)
 {
@@ -81,7 +52,7 @@ static long fill(int dev, size_t npages, int *bus)
 
 	if (ng_kbuf_create(&b, dev, &c) || ng_kbuf_map_view(&b, 0, (void **)&v))
 		return -1;
-	n = touch(v, npages, page_size(), bus);
+	n = touch_until_sigbus(v, npages, page_size(), bus);
 	ng_kbuf_destroy(&b);
 	return (long)n;
 }

@@ -21,6 +21,7 @@
 #include "kselftest_harness.h"
 
 #include "ngemu/backend/kbuf.h"
+#include "numagpu_sigbus.h"
 #include "numagpu_test.h"
 
 FIXTURE(td) {
@@ -395,38 +396,6 @@ FIXTURE_SETUP(full)
 FIXTURE_TEARDOWN(full)
 {
 	close(self->dev);
-}
-
-static sigjmp_buf bus_jmp;
-
-static void on_sigbus(int sig)
-{
-	(void)sig;
-	siglongjmp(bus_jmp, 1);
-}
-
-/* Write one byte of each page; stop at SIGBUS. Returns the pages done. */
-static __attribute__((noinline)) size_t touch_until_sigbus(char *v,
-							    size_t npages,
-							    long page,
-							    int *bus)
-{
-	struct sigaction sa = { .sa_handler = on_sigbus };
-	static volatile size_t i;
-
-	*bus = 0;
-	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGBUS, &sa, NULL))
-		return 0;
-	for (i = 0; i < npages; i++) {
-		if (sigsetjmp(bus_jmp, 1)) {
-			*bus = 1;
-			break;
-		}
-		v[i * page] = 1;
-	}
-	signal(SIGBUS, SIG_DFL);
-	return i;
 }
 
 /*
