@@ -79,14 +79,33 @@ static int memlock_child(int dev, size_t limit_pages)
 	return 0;
 }
 
-TEST(memlock_limit_gives_sigbus_and_comes_back)
+/* Filling memory under a debug kernel (KASAN) takes a while */
+#define LIMITS_TIMEOUT	180
+
+FIXTURE(limits) {
+	int dev;
+};
+
+FIXTURE_SETUP(limits)
+{
+	self->dev = ng_kbuf_open_device(NULL);
+	ASSERT_LE(0, self->dev);
+	ASSERT_EQ(0, numagpu_wait_pages_zero(2000));
+}
+
+FIXTURE_TEARDOWN(limits)
+{
+	EXPECT_EQ(0, numagpu_wait_pages_zero(2000));
+	close(self->dev);
+}
+
+TEST_F_TIMEOUT(limits, memlock_limit_gives_sigbus_and_comes_back,
+	       LIMITS_TIMEOUT)
 {
 	const size_t limit = 256;	/* pages: 1 MiB of 4 KiB pages */
-	int dev = ng_kbuf_open_device(NULL), status;
+	int dev = self->dev, status;
 	pid_t pid;
 
-	ASSERT_LE(0, dev);
-	ASSERT_EQ(0, numagpu_wait_pages_zero(2000));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid)
@@ -95,8 +114,6 @@ TEST(memlock_limit_gives_sigbus_and_comes_back)
 	EXPECT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("the child failed at step %d",
 						 WEXITSTATUS(status));
-	EXPECT_EQ(0, numagpu_wait_pages_zero(2000));
-	close(dev);
 }
 
 /* ngemu on the module past RLIMIT_MEMLOCK: an error naming it, no SIGBUS */
@@ -120,7 +137,7 @@ static int ngemu_child(void)
 	return 0;
 }
 
-TEST(ngemu_names_the_memlock_limit)
+TEST_F_TIMEOUT(limits, ngemu_names_the_memlock_limit, LIMITS_TIMEOUT)
 {
 	int status;
 	pid_t pid = fork();
@@ -199,11 +216,12 @@ static int memcg_child(int dev, long max)
 	return 0;
 }
 
-TEST(memcg_limit_gives_enomem_and_comes_back)
+TEST_F_TIMEOUT(limits, memcg_limit_gives_enomem_and_comes_back,
+	       LIMITS_TIMEOUT)
 {
 	const long max = 16 << 20;
+	int dev = self->dev, status;
 	char val[32];
-	int dev, status;
 	pid_t pid;
 
 	if (access(CG_ROOT "/cgroup.controllers", F_OK))
@@ -214,8 +232,6 @@ TEST(memcg_limit_gives_enomem_and_comes_back)
 	ASSERT_TRUE(!mkdir(CG, 0755) || errno == EEXIST);
 	snprintf(val, sizeof(val), "%ld", max);
 	ASSERT_EQ(0, cg_write(CG "/memory.max", val));
-	dev = ng_kbuf_open_device(NULL);
-	ASSERT_LE(0, dev);
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid)
@@ -226,7 +242,6 @@ TEST(memcg_limit_gives_enomem_and_comes_back)
 	EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("the child failed at step %d",
 						 WEXITSTATUS(status));
 	EXPECT_EQ(0, rmdir(CG));
-	close(dev);
 }
 
 int main(int argc, char **argv)
