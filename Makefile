@@ -5,6 +5,7 @@
 #   make               module, libngemu, ngemu and the selftests
 #   make check         every test (user space, sanitizers, style, VM); ends
 #                      with "N passed, N failed, N skipped"
+#   make check-debug   the kselftests on a KASAN + lockdep 6.1 kernel (slow)
 #   make V=1           show the commands
 #   make BUILD=dir     user-space outputs in dir (default: build)
 #   make KDIR=... KVER=...  build the module against other kernel headers
@@ -72,7 +73,7 @@ KMOD_SRCS    := Kbuild $(wildcard kmod/*.c kmod/*.h) include/uapi/linux/numagpu.
 all: module user tests selftests
 
 help:
-	@sed -n '3,14s/^# \{0,1\}//p' Makefile
+	@sed -n '3,15s/^# \{0,1\}//p' Makefile
 
 version:
 	@echo $(VERSION)
@@ -247,6 +248,13 @@ check-vm: all
 	$(Q)tools/vm/run.sh --kernel /boot/vmlinuz-$(KVER) --ko $(KO) \
 		--tests $(BUILD)/selftests/numagpu --bin $(NGEMU) --out $(BUILD)/vm
 
+# The kselftests on a debug 6.1 kernel (KASAN, lockdep, DEBUG_VM, ...),
+# built once into $(BUILD)/debug-kernel/ (tools/debug-kernel.sh).
+.PHONY: check-debug
+check-debug: all
+	$(Q)tools/debug-kernel.sh --out $(BUILD)/debug-kernel \
+		--tests $(BUILD)/selftests/numagpu --bin $(NGEMU)
+
 vm-shell: all
 	$(Q)tools/vm/run.sh --kernel /boot/vmlinuz-$(KVER) --ko $(KO) \
 		--tests $(BUILD)/selftests/numagpu --bin $(NGEMU) --out $(BUILD)/vm --shell
@@ -255,4 +263,4 @@ clean:
 	$(Q)if [ -f $(KDIR)/Makefile ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
 	$(Q)rm -rf $(BUILD)
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+-include $(shell find $(OBJ) -name '*.d' -type f 2>/dev/null)

@@ -3,15 +3,27 @@
 # sources, so that builds for several kernels live side by side: Kbuild of
 # an external module writes its objects next to its sources). Incremental:
 # files are copied only when they changed. Prints the module's path.
-# Usage: tools/build-module.sh KVER OUT [make args...]
+# Usage: tools/build-module.sh [-k KDIR] KVER OUT [make args...]
+# -k: build against the kernel tree KDIR instead of /lib/modules/KVER/build
+# (tools/debug-kernel.sh).
 set -eu
-kver=${1:?usage: build-module.sh KVER OUT [make args...]}
-out=${2:?usage: build-module.sh KVER OUT [make args...]}
+kdir=""
+if [ "${1-}" = -k ]; then
+	kdir=${2:?usage: build-module.sh [-k KDIR] KVER OUT [make args...]}
+	shift 2
+fi
+kver=${1:?usage: build-module.sh [-k KDIR] KVER OUT [make args...]}
+out=${2:?usage: build-module.sh [-k KDIR] KVER OUT [make args...]}
 shift 2
 top=$(cd "$(dirname "$0")/.." && pwd)
-kdir=/lib/modules/$kver/build
-if [ ! -f "$kdir/Makefile" ]; then
-	echo "build-module: no headers for $kver at $kdir (tools/install-deps.sh)" >&2
+if [ -z "$kdir" ]; then
+	kdir=/lib/modules/$kver/build
+	if [ ! -f "$kdir/Makefile" ]; then
+		echo "build-module: no headers for $kver at $kdir (tools/install-deps.sh)" >&2
+		exit 1
+	fi
+elif [ ! -f "$kdir/Makefile" ]; then
+	echo "build-module: no kernel tree at $kdir" >&2
 	exit 1
 fi
 mkdir -p "$out/kmod" "$out/include/uapi/linux"

@@ -264,15 +264,30 @@ TEST_F(rep, set_mode_racing_first_faults)
 	EXPECT_LT(0, rc.busy);
 	for (unsigned int g = 0; g < self->ngpus; g++)
 		EXPECT_EQ(0, wrong(self, self->v[g], 9));
-	/* each page sits where its mode, whichever won, put it */
-	for (size_t p = 0; p < NP; p++) {
-		struct numagpu_loc l = loc_of(self, p);
-		/* CGP: all on GPU 1; FGP: page p on GPU p % n */
-		unsigned int g = NUMAGPU_LOC_MODE(l.flags) == NUMAGPU_MODE_CGP ?
-				 1 : p % self->ngpus;
+	/*
+	 * The first populated page froze the policy (SET_MODE then fails
+	 * with EBUSY): every page has the mode that was in force then, the
+	 * creation's CGP on GPU 0 or the loop's FGP or CGP on GPU 1, and sits
+	 * where it puts it.
+	 */
+	{
+		struct numagpu_loc l0 = loc_of(self, 0);
+		unsigned int mode = NUMAGPU_LOC_MODE(l0.flags);
 
-		EXPECT_TRUE(l.flags & NUMAGPU_LOC_POPULATED);
-		EXPECT_EQ(self->topo.gpu[g].node, l.node);
+		EXPECT_TRUE(l0.node == self->topo.gpu[0].node ||
+			    l0.node == self->topo.gpu[1].node ||
+			    mode == NUMAGPU_MODE_FGP);
+		for (size_t p = 0; p < NP; p++) {
+			struct numagpu_loc l = loc_of(self, p);
+			/* FGP: page p on GPU p % n; CGP: all with page 0 */
+			int node = mode == NUMAGPU_MODE_FGP ?
+				   self->topo.gpu[p % self->ngpus].node :
+				   l0.node;
+
+			EXPECT_TRUE(l.flags & NUMAGPU_LOC_POPULATED);
+			EXPECT_EQ(mode, NUMAGPU_LOC_MODE(l.flags));
+			EXPECT_EQ(node, l.node);
+		}
 	}
 	EXPECT_EQ(0, loctab_matches_query(&self->b));
 }

@@ -94,7 +94,8 @@ is "missing end marker fails the finish check" "not ok" "$(result_of 4)"
 for pat in 'BUG: kernel NULL pointer dereference' 'general protection fault, probably' \
 	'Kernel panic - not syncing: x' 'refcount_t: underflow; use-after-free.' \
 	'list_add corruption. prev->next should be' 'UBSAN: shift-out-of-bounds in x.c' \
-	'BUG: KASAN: slab-out-of-bounds in f+0x1'; do
+	'BUG: KASAN: slab-out-of-bounds in f+0x1' \
+	'INFO: trying to register non-static key.'; do
 	DMESG_EXTRA="[    3.5] $pat" make_run "$tmp/pat"
 	check "$tmp/pat"
 	is "dmesg '$pat' fails" "1/not ok" "$rc/$(result_of 5)"

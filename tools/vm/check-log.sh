@@ -33,8 +33,12 @@ console=$out/console.log
 
 # Kernel messages that fail the run. Matched on all of dmesg, and on the
 # console only on printk-timestamped lines, since the console also carries
-# a copy of the test output, which may legitimately say "BUG:".
-bad_re='WARNING:|BUG:|Oops|general protection fault|Kernel panic|kernel BUG at|refcount_t:|list_add corruption|list_del corruption|UBSAN:|KASAN:'
+# a copy of the test output, which may legitimately say "BUG:". KASAN
+# reports ("BUG: KASAN: ...") and lockdep's splats ("WARNING: possible
+# circular locking dependency detected", "[ BUG: Invalid wait context ]")
+# match BUG:/WARNING:; lockdep's report of a lock that was never
+# initialized says only "INFO: trying to register non-static key".
+bad_re='WARNING:|BUG:|Oops|general protection fault|Kernel panic|kernel BUG at|refcount_t:|list_add corruption|list_del corruption|UBSAN:|KASAN:|INFO: trying to register non-static key'
 
 for f in ktap.log dmesg.log topology.txt insmod.log; do
 	: >"$out/$f"

@@ -25,12 +25,18 @@ usage: tools/vm/run.sh --ko PATH [options]
                       /lib/modules/VER of this host, without dependencies)
                       with ARGS before numagpu.ko (repeatable), e.g.
                       --kmod "brd rd_nr=1 rd_size=16384"
+  --no-kmods          load no kernel modules but numagpu.ko: ignore DIR/kmods
+                      and --kmod, for a kernel that has them built in
+                      (tools/debug-kernel.sh); their parameters are then the
+                      kernel's config defaults, or give them with --append
+                      as NAME.PARAM=VALUE
   --nodes N           NUMA nodes, 2..8 (default 4)
   --cpus N            vCPUs, >= nodes (default: nodes)
   --mem MiB           guest memory, split evenly across nodes (default 2048)
   --kernel PATH       kernel image (default /boot/vmlinuz-VER for the newest
                       /usr/src/linux-headers-*-amd64)
   --kver VER          use /boot/vmlinuz-VER
+  --append STR        more kernel command line, e.g. "kasan_multi_shot"
   --timeout S         limit for the whole run, seconds (default 900)
   --out DIR           output directory (default build/vm of the checkout)
   --shell             interactive: console on this terminal, busybox shell
@@ -41,7 +47,8 @@ usage: tools/vm/run.sh --ko PATH [options]
 Output in OUT: console.log (ttyS0), guest.log (results channel, ttyS1),
 ktap.log (selftest KTAP), dmesg.log, topology.txt, insmod.log, vm.tap (lane
 checks), summary.txt, qemu.log, initramfs.cpio.gz, vmlinux-* (the kernel
-unpacked for a faster PVH boot, reused while newer than the kernel).
+unpacked for a faster PVH boot, reused while newer than the kernel; a
+bzImage whose vmlinux has no PVH note, e.g. CONFIG_PVH=n, is booted as is).
 Exit: 0 all passed, 1 a test or lane check failed, 2 usage, 3 setup error.
 EOF
 }
@@ -50,7 +57,8 @@ die_usage() { echo "run.sh: $*" >&2; echo "try: tools/vm/run.sh --help" >&2; exi
 die_setup() { echo "run.sh: $*" >&2; exit 3; }
 need_uint() { [[ $2 =~ ^[0-9]+$ ]] || die_usage "$1 needs a number, got '$2'"; }
 
-ko="" insmod_args="" tests="" only="" bins=() kmods=() nodes=4 cpus="" mem=2048
+ko="" insmod_args="" tests="" only="" bins=() kmods=() no_kmods=0 nodes=4 cpus="" mem=2048
+append=""
 # OUT defaults to build/vm of this checkout, wherever we are run from.
 kernel="" kver="" run_timeout=900 out=$(dirname "$tools")/build/vm shell=0 verbose=0
 
@@ -63,12 +71,12 @@ while [ $# -gt 0 ]; do
 	fi
 	case $opt in
 	--ko | --insmod-args | --tests | --only | --bin | --kmod | --nodes | --cpus | \
-		--mem | --kernel | --kver | --timeout | --out)
+		--mem | --kernel | --kver | --timeout | --out | --append)
 		[ $# -ge 2 ] || die_usage "$opt needs an argument"
 		val=$2
 		shift 2
 		;;
-	--shell | --verbose | -h | --help) shift ;;
+	--shell | --verbose | --no-kmods | -h | --help) shift ;;
 	*) die_usage "unknown option '$opt'" ;;
 	esac
 	case $opt in
@@ -78,6 +86,7 @@ while [ $# -gt 0 ]; do
 	--only) only=$val ;;
 	--bin) bins+=("$val") ;;
 	--kmod) kmods+=("$val") ;;
+	--no-kmods) no_kmods=1 ;;
 	--nodes) need_uint "$opt" "$val"; nodes=$val ;;
 	--cpus) need_uint "$opt" "$val"; cpus=$val ;;
 	--mem) need_uint "$opt" "$val"; mem=$val ;;
@@ -85,6 +94,7 @@ while [ $# -gt 0 ]; do
 	--kver) kver=$val ;;
 	--timeout) need_uint "$opt" "$val"; run_timeout=$val ;;
 	--out) out=$val ;;
+	--append) append=$val ;;
 	--shell) shell=1 ;;
 	--verbose) verbose=1 ;;
 	-h | --help) usage; exit 0 ;;
@@ -176,7 +186,9 @@ done
 
 # Modules of the booted kernel, decompressed (busybox insmod reads plain
 # ELF), listed with their arguments in /etc/numagpu-kmods for /init.
-if [ -n "$tests" ] && [ -f "$tests/kmods" ]; then
+if [ "$no_kmods" = 1 ]; then
+	kmods=()
+elif [ -n "$tests" ] && [ -f "$tests/kmods" ]; then
 	while IFS= read -r line; do
 		line=${line%%#*}
 		line=$(echo "$line" | sed 's/[[:space:]]*$//')
@@ -329,6 +341,7 @@ done
 # mitigations=off: nothing to protect in a throwaway guest, and TCG is slow.
 cmdline="console=ttyS0 panic=-1 printk.devkmsg=on mitigations=off"
 cmdline+=" i8042.noaux i8042.nokbd i8042.nopnp"
+[ -z "$append" ] || cmdline+=" $append"
 
 console=$out/console.log
 guest=$out/guest.log
