@@ -31,8 +31,7 @@ void numagpu_topology_fill(const struct numagpu_system *sys,
 struct numagpu_buffer;
 struct io_uring_cmd;
 
-long numagpu_buffer_create(const struct numagpu_system *sys,
-			   void __user *arg);
+long numagpu_buf_create(const struct numagpu_system *sys, void __user *arg);
 int numagpu_buf_advise(struct numagpu_buffer *buf, u64 first, u64 n,
 		       u32 advice, u32 target);
 int numagpu_buf_migrate(struct numagpu_buffer *buf, u64 first, u64 n,

@@ -239,7 +239,7 @@ static int numagpu_buffer_init(struct numagpu_buffer *buf,
 	return 0;
 }
 
-long numagpu_buffer_create(const struct numagpu_system *sys, void __user *arg)
+long numagpu_buf_create(const struct numagpu_system *sys, void __user *arg)
 {
 	struct numagpu_buf_create c;
 	struct numagpu_placement pl;

@@ -42,6 +42,11 @@
  * the slot, the caller and its PTEs holds (numagpu_home_held_elsewhere()).
  *
  * Lock order: home page lock, buf->lock, replica page lock.
+ *
+ * Names: numagpu_buf_* are a buffer's entry points (create, the ioctls,
+ * mmap, io_uring, stats); the helpers inside are named by what they work
+ * on (numagpu_loc_* the table, numagpu_home_* a slot's page,
+ * numagpu_replica* the replicas, numagpu_zap_* the views' PTEs).
  */
 #ifndef _NUMAGPU_BUFFER_H
 #define _NUMAGPU_BUFFER_H

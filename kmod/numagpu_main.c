@@ -60,7 +60,7 @@ static long numagpu_ioctl(struct file *file, unsigned int cmd,
 	case NUMAGPU_IOC_GET_TOPOLOGY:
 		return numagpu_ioctl_get_topology((void __user *)arg);
 	case NUMAGPU_IOC_BUF_CREATE:
-		return numagpu_buffer_create(&numagpu_sys, (void __user *)arg);
+		return numagpu_buf_create(&numagpu_sys, (void __user *)arg);
 	case NUMAGPU_IOC_GET_STATS:
 		return numagpu_ioctl_get_stats((void __user *)arg);
 	default:
