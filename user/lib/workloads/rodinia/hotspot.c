@@ -51,9 +51,10 @@ static float hs_cell(float c, float n, float s, float e, float w, float p)
 	return 0.6f * c + 0.09f * (n + s + e + w) + 0.04f * p;
 }
 
-static void hs_init_t(struct ng_block *b, void *p)
+/* Store gen(i) at every cell i of @dst (and of @dst2 when not NULL). */
+static void hs_fill(struct ng_block *b, const struct hs_args *a,
+		    float (*gen)(uint64_t), float *dst, float *dst2)
 {
-	struct hs_args *a = p;
 	uint64_t n = a->h * HS_W;
 
 	for (unsigned int wi = 0; wi < b->nwarps; wi++) {
@@ -65,29 +66,25 @@ static void hs_init_t(struct ng_block *b, void *p)
 		if (!wlc_lanes(&w, n, HS_BLOCK, &i0))
 			break;
 		for (unsigned int l = 0; l < w.nlanes; l++)
-			v[l] = hs_t0(i0 + l);
-		ng_st_contig(&w, a->in + i0, 4, v);
-		ng_st_contig(&w, a->out + i0, 4, v);
+			v[l] = gen(i0 + l);
+		ng_st_contig(&w, dst + i0, 4, v);
+		if (dst2)
+			ng_st_contig(&w, dst2 + i0, 4, v);
 	}
+}
+
+static void hs_init_t(struct ng_block *b, void *p)
+{
+	struct hs_args *a = p;
+
+	hs_fill(b, a, hs_t0, a->in, a->out);
 }
 
 static void hs_init_p(struct ng_block *b, void *p)
 {
 	struct hs_args *a = p;
-	uint64_t n = a->h * HS_W;
 
-	for (unsigned int wi = 0; wi < b->nwarps; wi++) {
-		float v[NG_WARP];
-		struct ng_warp w;
-		uint64_t i0;
-
-		ng_warp_get(b, wi, &w);
-		if (!wlc_lanes(&w, n, HS_BLOCK, &i0))
-			break;
-		for (unsigned int l = 0; l < w.nlanes; l++)
-			v[l] = hs_p0(i0 + l);
-		ng_st_contig(&w, a->pw + i0, 4, v);
-	}
+	hs_fill(b, a, hs_p0, a->pw, NULL);
 }
 
 static void hs_row(const float *c, const float *n, const float *s,
