@@ -32,7 +32,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "model/frame.h"
 #include "ngemu/model/hwc.h"
@@ -100,7 +99,7 @@ static void hwc_destroy(void *priv)
 	}
 	if (h->sc) {
 		h->m->home_sc = NULL;
-		munmap((void *)h->sc, h->sc_bytes);
+		ng_table_free((void *)h->sc, h->sc_bytes);
 	}
 	free(h);
 }
@@ -120,13 +119,10 @@ static int hwc_create(struct ng_model *m, void **priv, char *err, size_t errlen)
 	h->reset_threshold = (uint32_t)(c->imst_reset * 4294967295.0);
 	h->flit = c->flit;
 	/* zero pages on demand: only lines that are used cost memory */
-	h->sc_bytes = (h->nlines * sizeof(uint64_t) + 4095) & ~4095ULL;
-	h->sc = mmap(NULL, h->sc_bytes, PROT_READ | PROT_WRITE,
-		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (h->sc == MAP_FAILED) {
-		h->sc = NULL;
+	h->sc_bytes = h->nlines * sizeof(uint64_t);
+	h->sc = ng_table_alloc(h->sc_bytes);
+	if (!h->sc)
 		goto nomem;
-	}
 	m->home_sc = h->sc;
 	for (unsigned int g = 0; g < h->ngpus; g++) {
 		h->written[g] = calloc(WRITTEN_BITS / 64, sizeof(uint64_t));

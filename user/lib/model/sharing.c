@@ -15,6 +15,7 @@
 #include "ngemu/model/model.h"
 #include "ngemu/model/sharing.h"
 #include "ngemu/util/err.h"
+#include "util/util.h"
 
 struct unit {
 	_Atomic uint32_t who;		/* readers (low 16 bits), writers (high) */
@@ -39,8 +40,7 @@ static void sharing_destroy(void *priv)
 	if (!s)
 		return;
 	for (unsigned int g = 0; g < NG_NGRAIN; g++)
-		if (s->u[g])
-			munmap(s->u[g], s->bytes[g]);
+		ng_table_free(s->u[g], s->bytes[g]);
 	free(s);
 }
 
@@ -56,14 +56,10 @@ static int sharing_create(struct ng_model *m, void **priv, char *err,
 	s->shift[NG_GRAIN_PAGE] = m->space->page_shift;
 	for (unsigned int g = 0; g < NG_NGRAIN; g++) {
 		s->n[g] = m->space->size >> s->shift[g];
-		s->bytes[g] = (s->n[g] * sizeof(struct unit) + 4095) & ~(size_t)4095;
-		/* zero pages on demand: only what is used costs memory */
-		s->u[g] = mmap(NULL, s->bytes[g], PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-		if (s->u[g] == MAP_FAILED) {
-			s->u[g] = NULL;
+		s->bytes[g] = s->n[g] * sizeof(struct unit);
+		s->u[g] = ng_table_alloc(s->bytes[g]);
+		if (!s->u[g])
 			goto nomem;
-		}
 	}
 	*priv = s;
 	return 0;

@@ -142,6 +142,8 @@ int ng_space_carve(struct ng_space *s, unsigned int gpu, uint64_t bytes,
 			  (unsigned long long)bytes, strerror(errno));
 		return -ENOMEM;
 	}
+	/* device memory, as the buffers are: huge pages where the host has them */
+	(void)madvise(p, bytes, MADV_HUGEPAGE);
 	if (s->ops->place)
 		s->ops->place(s, p, bytes, gpu);
 	s->capacity -= bytes;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <sys/mman.h>
 
 #include "util/util.h"
 
@@ -69,4 +70,24 @@ bool ng_grow_slow(void **p, size_t *cap, size_t need, size_t size)
 	*p = q;
 	*cap = n;
 	return true;
+}
+
+void *ng_table_alloc(size_t bytes)
+{
+	void *p;
+
+	bytes = (bytes + 4095) & ~(size_t)4095;
+	p = mmap(NULL, bytes ? bytes : 4096, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	/* not fatal where THP is off */
+	(void)madvise(p, bytes, MADV_HUGEPAGE);
+	return p;
+}
+
+void ng_table_free(void *p, size_t bytes)
+{
+	if (p)
+		munmap(p, bytes ? (bytes + 4095) & ~(size_t)4095 : 4096);
 }

@@ -27,4 +27,13 @@ static inline bool ng_grow(void **p, size_t *cap, size_t need, size_t size)
 	return need <= *cap || ng_grow_slow(p, cap, need, size);
 }
 
+/*
+ * A zeroed table of @bytes for the model: pages come on first touch (only
+ * what is used costs memory) and, where the host has transparent huge
+ * pages, huge ones: the model's tables are indexed by address, so small
+ * pages would cost a TLB miss on most lookups. NULL when out of memory.
+ */
+void *ng_table_alloc(size_t bytes);
+void ng_table_free(void *p, size_t bytes);
+
 #endif /* NGEMU_LIB_UTIL_H */
