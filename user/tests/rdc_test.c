@@ -421,6 +421,51 @@ TEST_F(rdc, swc_l2_drops_remote_lines_at_kernel_boundaries)
 }
 
 /*
+ * Sizes that are no power of two index by division, the others by mask:
+ * both must place lines alike. A 3-line RDC: lines 3 apart share a slot.
+ * A 3-way L2 of 5 sets: lines 5 apart share a set, and a fourth evicts
+ * the least recently used.
+ */
+TEST_F(rdc, any_size_indexes_and_replaces_alike)
+{
+	const unsigned int w = 32;	/* uint32_t per 128 B line */
+	uint32_t *x;
+
+	cfg_base(_metadata, self, 2);
+	self->cfg.rdc_size = 3 * 128;
+	self->cfg.rdc_pct = 0;
+	self->cfg.coherence = NG_COH_NONE;
+	self->cfg.l2_size = 5 * 3 * 128;
+	self->cfg.l2_ways = 3;
+	model_up(_metadata, self);
+	x = self->x.ptr;	/* home GPU 1 */
+	x[0] = 10;
+	x[5 * w] = 15;
+	x[10 * w] = 20;
+	x[15 * w] = 25;
+	EXPECT_EQ(10, load(&self->sm[0], &x[0]));
+	EXPECT_EQ(1, ng_rdc_lookup(&self->m, 0, (uintptr_t)&x[0], NULL, NULL));
+	EXPECT_EQ(15, load(&self->sm[0], &x[5 * w]));	/* another slot */
+	EXPECT_EQ(1, ng_rdc_lookup(&self->m, 0, (uintptr_t)&x[0], NULL, NULL));
+	EXPECT_EQ(20, load(&self->sm[0], &x[10 * w]));	/* the third */
+	EXPECT_EQ(25, load(&self->sm[0], &x[15 * w]));	/* x[0]'s: x[0] out */
+	EXPECT_EQ(0, ng_rdc_lookup(&self->m, 0, (uintptr_t)&x[0], NULL, NULL));
+	EXPECT_EQ(1, ng_rdc_lookup(&self->m, 0, (uintptr_t)&x[15 * w], NULL, NULL));
+	EXPECT_EQ(1, ng_rdc_lookup(&self->m, 0, (uintptr_t)&x[5 * w], NULL, NULL));
+	/* the L2's set of x[0] holds x[0], x[5w], x[10w]; x[0] is reread */
+	EXPECT_EQ(4, self->sm[0].ctr.v[NG_CTR_L2_MISS]);
+	EXPECT_EQ(1, self->sm[0].ctr.v[NG_CTR_L2_EVICT]);	/* x[0] went */
+	EXPECT_EQ(10, load(&self->sm[0], &x[0]));	/* evicts x[5w] */
+	EXPECT_EQ(5, self->sm[0].ctr.v[NG_CTR_L2_MISS]);
+	EXPECT_EQ(10, load(&self->sm[0], &x[0]));
+	EXPECT_EQ(20, load(&self->sm[0], &x[10 * w]));
+	EXPECT_EQ(25, load(&self->sm[0], &x[15 * w]));
+	EXPECT_EQ(3, self->sm[0].ctr.v[NG_CTR_L2_HIT]);
+	EXPECT_EQ(15, load(&self->sm[0], &x[5 * w]));
+	EXPECT_EQ(6, self->sm[0].ctr.v[NG_CTR_L2_MISS]);
+}
+
+/*
  * Replication's page table changes for the other GPUs at the end of an
  * interval, as the IMST does: a GPU's copy serves its next read at once, a
  * write collapses the copies (counted at the home) only at the interval's

@@ -22,6 +22,7 @@
 #include "ngemu/model/hwc.h"
 #include "ngemu/model/model.h"
 #include "ngemu/util/err.h"
+#include "util/util.h"
 
 #define EPOCH_MASK	0xfffffu
 #define IMST_SHIFT	20
@@ -50,6 +51,7 @@ struct l2_cache {
 struct l2 {
 	struct ng_model *m;
 	unsigned int ngpus, nsets, ways, line, line_shift;
+	uint32_t set_mask;	/* nsets - 1 when a power of two, else 0 */
 	ng_ticks hit;
 	bool hwc;		/* coherent by invalidation, not by flushes */
 	struct l2_cache c[NG_MAX_GPUS];
@@ -62,10 +64,12 @@ static void l2_destroy(void *priv)
 	if (!l)
 		return;
 	for (unsigned int g = 0; g < l->ngpus; g++) {
-		free(l->c[g].meta);
-		free(l->c[g].lru);
-		free(l->c[g].data);
-		free(l->c[g].stamp);
+		size_t n = (size_t)l->nsets * l->ways;
+
+		ng_table_free(l->c[g].meta, n * sizeof(*l->c[g].meta));
+		ng_table_free(l->c[g].lru, n * sizeof(*l->c[g].lru));
+		ng_table_free(l->c[g].data, n * l->line);
+		ng_table_free(l->c[g].stamp, l->nsets * sizeof(*l->c[g].stamp));
 	}
 	free(l);
 }
@@ -84,15 +88,17 @@ static int l2_create(struct ng_model *m, void **priv, char *err, size_t errlen)
 	l->line = c->line;
 	l->nsets = (unsigned int)(c->l2_size / c->line / c->l2_ways);
 	l->line_shift = (unsigned int)__builtin_ctz(c->line);
+	if (!(l->nsets & (l->nsets - 1)))
+		l->set_mask = l->nsets - 1;
 	l->hit = (ng_ticks)(c->l2_latency_ns * NG_TICKS_PER_NS);
 	for (unsigned int g = 0; g < l->ngpus; g++) {
 		struct l2_cache *lc = &l->c[g];
 		size_t n = (size_t)l->nsets * l->ways;
 
-		lc->meta = calloc(n, sizeof(*lc->meta));
-		lc->lru = calloc(n, sizeof(*lc->lru));
-		lc->data = calloc(n, l->line);
-		lc->stamp = calloc(l->nsets, sizeof(*lc->stamp));
+		lc->meta = ng_table_alloc(n * sizeof(*lc->meta));
+		lc->lru = ng_table_alloc(n * sizeof(*lc->lru));
+		lc->data = ng_table_alloc(n * l->line);
+		lc->stamp = ng_table_alloc(l->nsets * sizeof(*lc->stamp));
 		lc->epoch = 1;
 		if (!lc->meta || !lc->lru || !lc->data || !lc->stamp)
 			goto nomem;
@@ -105,9 +111,12 @@ nomem:
 	return -ENOMEM;
 }
 
+/* Every access indexes a set: a mask, not two divisions, when it can. */
 static unsigned int set_of(const struct l2 *l, uintptr_t line)
 {
-	return (unsigned int)((line / l->line) % l->nsets);
+	uint64_t n = line >> l->line_shift;
+
+	return (unsigned int)(l->set_mask ? n & l->set_mask : n % l->nsets);
 }
 
 /* The way of @line in @set, valid in this epoch, or -1. */
@@ -157,6 +166,12 @@ static bool l2_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 			return true;
 		}
 		r->flags |= NG_REQ_FILL;
+		/*
+		 * The fill (l2_respond) picks its victim by the set's LRU
+		 * stamps, which a lookup does not read: fetch them while
+		 * the request goes on to the home.
+		 */
+		__builtin_prefetch(&lc->lru[(size_t)set * l->ways], 1);
 		r->t += l->hit;
 		sm->ctr.v[NG_CTR_L2_MISS]++;
 		break;
@@ -204,21 +219,34 @@ static void l2_respond(void *priv, struct ng_sm *sm, struct ng_req *r)
 	set = set_of(l, r->line);
 	w = &lc->meta[(size_t)set * l->ways];
 	lru = &lc->lru[(size_t)set * l->ways];
-	v = find(l, lc, set, r->line);	/* another SM may have filled it */
-	if (v < 0) {
-		/* an empty or stale way first, else the least recently used */
-		v = 0;
+	/*
+	 * One pass over the set: the line (another SM may have filled it),
+	 * else the first empty or stale way, else the least recently used.
+	 */
+	{
+		l2_tag want = TAG(r->line >> l->line_shift, lc->epoch);
+		int hit = -1, empty = -1, lru_way = 0;
+		uint32_t oldest = UINT32_MAX;
+
 		for (unsigned int i = 0; i < l->ways; i++) {
-			if (!w[i] || TAG_EPOCH(w[i]) != lc->epoch) {
-				v = (int)i;
+			if (TAG_KEY(w[i]) == want) {
+				hit = (int)i;
 				break;
 			}
-			if (lru[i] < lru[v])
-				v = (int)i;
+			if (!w[i] || TAG_EPOCH(w[i]) != lc->epoch) {
+				if (empty < 0)
+					empty = (int)i;
+			} else if (lru[i] < oldest) {
+				oldest = lru[i];
+				lru_way = (int)i;
+			}
 		}
-		if (w[v] && TAG_EPOCH(w[v]) == lc->epoch)
-			sm->ctr.v[NG_CTR_L2_EVICT]++;
-		sm->ctr.v[NG_CTR_L2_FILL]++;
+		v = hit >= 0 ? hit : empty >= 0 ? empty : lru_way;
+		if (hit < 0) {
+			if (empty < 0)
+				sm->ctr.v[NG_CTR_L2_EVICT]++;
+			sm->ctr.v[NG_CTR_L2_FILL]++;
+		}
 	}
 	/* the home's sharing state as this read leaves it */
 	w[v] = TAG(r->line >> l->line_shift, lc->epoch) |

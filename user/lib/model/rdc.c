@@ -25,7 +25,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "model/frame.h"
 #include "ngemu/model/hwc.h"
@@ -33,6 +32,7 @@
 #include "ngemu/model/rdc.h"
 #include "ngemu/model/sidecar.h"
 #include "ngemu/util/err.h"
+#include "util/util.h"
 
 struct rdc_cache {
 	unsigned char *data;		/* the carve-out */
@@ -44,6 +44,7 @@ struct rdc {
 	struct ng_model *m;
 	unsigned int ngpus, line, line_shift;
 	uint64_t nlines;
+	int nlines_shift;	/* log2(nlines) when a power of two, else -1 */
 	int tag_bits;
 	enum ng_coherence coh;
 	struct rdc_cache c[NG_MAX_GPUS];
@@ -58,8 +59,7 @@ static void rdc_destroy(void *priv)
 	for (unsigned int g = 0; g < d->ngpus; g++) {
 		ng_space_uncarve(d->m->space, d->c[g].data,
 				 d->nlines * d->line);
-		if (d->c[g].sc)
-			munmap((void *)d->c[g].sc, d->nlines * sizeof(uint64_t));
+		ng_table_free((void *)d->c[g].sc, d->nlines * sizeof(uint64_t));
 	}
 	free(d);
 }
@@ -78,6 +78,8 @@ static int rdc_create(struct ng_model *m, void **priv, char *err, size_t errlen)
 	d->line_shift = (unsigned int)__builtin_ctz(c->line);
 	d->nlines = c->rdc_size / c->line;
 	d->coh = c->coherence;
+	d->nlines_shift = d->nlines && !(d->nlines & (d->nlines - 1)) ?
+			  __builtin_ctzll(d->nlines) : -1;
 	space_lines = m->space->size >> d->line_shift;
 	d->tag_bits = ng_sc_tag_bits(space_lines, d->nlines);
 	if (d->tag_bits < 0) {
@@ -99,13 +101,9 @@ static int rdc_create(struct ng_model *m, void **priv, char *err, size_t errlen)
 		}
 		d->ngpus = g + 1;
 		/* zero pages on demand: a 2 GB RDC's sidecar is 128 MB */
-		rc->sc = mmap(NULL, d->nlines * sizeof(uint64_t),
-			      PROT_READ | PROT_WRITE,
-			      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-		if (rc->sc == MAP_FAILED) {
-			rc->sc = NULL;
+		rc->sc = ng_table_alloc(d->nlines * sizeof(uint64_t));
+		if (!rc->sc)
 			goto nomem;
-		}
 	}
 	*priv = d;
 	return 0;
@@ -118,6 +116,21 @@ nomem:
 static inline uint64_t line_index(const struct rdc *d, uintptr_t line)
 {
 	return (line - (uintptr_t)d->m->space->base) >> d->line_shift;
+}
+
+/*
+ * Direct-mapped: slot and tag of line index @li. Every request needs
+ * them; a shift and a mask for the usual power-of-two size, not two
+ * 64-bit divisions.
+ */
+static inline uint64_t slot_of(const struct rdc *d, uint64_t li, uint64_t *tag)
+{
+	if (d->nlines_shift >= 0) {
+		*tag = li >> d->nlines_shift;
+		return li & (d->nlines - 1);
+	}
+	*tag = li / d->nlines;
+	return li % d->nlines;
 }
 
 static inline unsigned char *data_of(const struct rdc *d,
@@ -149,8 +162,7 @@ static bool rdc_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 		return false;		/* never holds a local line */
 	li = line_index(d, r->line);
 	rc = &d->c[r->gpu];
-	slot = li % d->nlines;
-	tag = li / d->nlines;
+	slot = slot_of(d, li, &tag);
 	w = atomic_load_explicit(&rc->sc[slot], memory_order_relaxed);
 	switch (r->op) {
 	case NG_OP_LOAD:
@@ -211,15 +223,15 @@ static void rdc_respond(void *priv, struct ng_sm *sm, struct ng_req *r)
 	struct rdc *d = priv;
 	struct rdc_cache *rc;
 	uint64_t li, slot, tag, w;
-	/* the home's sharing state as this read leaves it (HWC) */
-	unsigned int imst = ng_hwc_copy_state(d->m, r->line);
+	unsigned int imst;
 
 	if (!(r->flags & NG_REQ_RDC_FILL))
 		return;
+	/* the home's sharing state as this read leaves it (HWC) */
+	imst = ng_hwc_copy_state(d->m, r->line);
 	rc = &d->c[r->gpu];
 	li = line_index(d, r->line);
-	slot = li % d->nlines;
-	tag = li / d->nlines;
+	slot = slot_of(d, li, &tag);
 	w = atomic_load_explicit(&rc->sc[slot], memory_order_relaxed);
 	if (((w >> NG_SC_VALID_SHIFT) & 1) &&
 	    ((w >> NG_SC_EPOCH_SHIFT) & NG_SC_EPOCH_MASK) == rc->epoch &&
@@ -287,7 +299,7 @@ static void rdc_invalidate(void *priv, unsigned int gpu, uintptr_t line)
 	struct rdc *d = priv;
 	struct rdc_cache *rc = &d->c[gpu];
 	uint64_t li = line_index(d, line);
-	uint64_t slot = li % d->nlines, tag = li / d->nlines, w;
+	uint64_t tag, slot = slot_of(d, li, &tag), w;
 
 	w = atomic_load_explicit(&rc->sc[slot], memory_order_relaxed);
 	if ((w >> NG_SC_VALID_SHIFT & 1) &&
@@ -346,18 +358,18 @@ int ng_rdc_lookup(const struct ng_model *m, unsigned int gpu, uintptr_t line,
 		  uint64_t *sidecar, const void **data)
 {
 	struct rdc *d = rdc_of(m);
-	uint64_t li, slot, w;
+	uint64_t li, slot, tag, w;
 
 	if (!d || gpu >= d->ngpus)
 		return -ENOENT;
 	li = line_index(d, line);
-	slot = li % d->nlines;
+	slot = slot_of(d, li, &tag);
 	w = atomic_load_explicit(&d->c[gpu].sc[slot], memory_order_relaxed);
 	if (sidecar)
 		*sidecar = w;
 	if (data)
 		*data = data_of(d, &d->c[gpu], slot);
-	return ng_sc_hit(w, li / d->nlines, d->c[gpu].epoch);
+	return ng_sc_hit(w, tag, d->c[gpu].epoch);
 }
 
 int ng_rdc_valid_lines(const struct ng_model *m, unsigned int gpu,
