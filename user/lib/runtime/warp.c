@@ -274,25 +274,50 @@ static bool block_local_lines(struct ng_sm *sm, uintptr_t p, unsigned int nlines
 						  sm->page_shift],
 					 memory_order_relaxed) != sm->gpu)
 			return false;
-	for (unsigned int k = 0; k < nlines; k++) {
-		ng_ticks t = now > sm->ring[slot] ? now : sm->ring[slot];
-		ng_ticks s = t > win->cur ? t : win->cur, done;
-		uint64_t a;
+	/*
+	 * ng_window_take() with the window in registers: the ring, the
+	 * window's end and its bin's use would otherwise go through memory
+	 * for every line (they may alias, as far as the compiler knows).
+	 * Nothing else runs on this GPU meanwhile; written back below.
+	 */
+	unsigned int shift = sm->own_mem_shift;
+	uint64_t tb = sm->time_base, cap = 1ULL << shift;
+	uint64_t bin = win->bin, gused = win->gused;
+	uint32_t used = bin ? *win->used : 0;
+	ng_ticks cur = win->cur, issue = sm->issue_ticks;
+	ng_ticks *ring = sm->ring;
 
-		if (ng_window_take(win, sm->own_mem_shift, sm->time_base + s,
-				   dur, &a)) {
-			s = a - sm->time_base;
-			win->cur = s + dur;
+	for (unsigned int k = 0; k < nlines; k++) {
+		ng_ticks t = now > ring[slot] ? now : ring[slot];
+		ng_ticks s = t > cur ? t : cur, done;
+		uint64_t abs = tb + s;
+
+		if ((abs >> shift) == bin && gused + used + dur <= cap) {
+			uint64_t q = (bin << shift) + gused + used;
+
+			used += (uint32_t)dur;
+			s = (abs > q ? abs : q) - tb;
+			cur = s + dur;
 		} else {
+			if (bin)
+				*win->used = used;
+			win->cur = cur;
 			s = ng_reserve_slow(sm, ng_res_mem(m, sm->gpu), t, dur);
+			bin = win->bin;
+			gused = win->gused;
+			used = bin ? *win->used : 0;
+			cur = win->cur;
 		}
 		done = s + dur + lat;
-		sm->ring[slot] = done;
+		ring[slot] = done;
 		slot = slot + 1 == mlp ? 0 : slot + 1;
-		now = t + sm->issue_ticks;
+		now = t + issue;
 		if (done > done_max)
 			done_max = done;
 	}
+	if (bin)
+		*win->used = used;
+	win->cur = cur;
 	sm->ring_pos = slot;
 	sm->now = now;
 	sm->done_max = done_max;
