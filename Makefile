@@ -37,6 +37,10 @@ CFLAGS  ?= -O2 -g
 NG_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow \
 	-Wformat=2 -Wstrict-prototypes -Wmissing-prototypes -pthread \
 	-Iinclude/uapi -Iuser/include -Iuser/lib -MMD -MP
+# Each function's loops at the same offset from a host cache line whatever
+# code comes before it: without this an unrelated change moves the native
+# triad's loop and the emulated / native ratio by 10-15%.
+NG_CFLAGS += -falign-functions=64
 ifeq ($(SAN),1)
 # ASan cannot be linked statically
 NG_CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=all \
