@@ -37,6 +37,8 @@ static void bench_usage(FILE *out)
 		"                      the footprint the workload's paper used (see --list)\n"
 		"      --iters N       timed kernel launches (default per workload)\n"
 		"      --no-native     skip the native run\n"
+		"      --corrupt-one   change one element of the result before verifying it:\n"
+		"                      the run must then report FAILED (checks the check)\n"
 		"      --compare       run WORKLOAD under several systems side by side,\n"
 		"                      normalized to the ideal (CARVE; see Documentation/carve.rst);\n"
 		"                      starts from the scaled regime --page 64K --l2-size 256K\n"
@@ -275,6 +277,8 @@ int ng_cmd_bench(int argc, char **argv)
 			prefetch = true;
 		} else if (!strcmp(a, "--no-native")) {
 			o.native = false;
+		} else if (!strcmp(a, "--corrupt-one")) {
+			o.corrupt = true;
 		} else if (!strncmp(a, "--size", 6) && (a[6] == '\0' || a[6] == '=')) {
 			paper = !strcmp(val, "paper");
 			if (!paper && (ng_parse_size(val, &o.size) || !o.size))

@@ -170,6 +170,54 @@ static inline int wlc_launch(struct wlc *c, const char *name, ng_kernel_fn fn,
 	return 0;
 }
 
+/*
+ * --corrupt-one: change element n / 2 of a float result before it is
+ * verified, by more than any tolerance, so that the check must fail.
+ */
+static inline void wl_corrupt_f32(const struct ng_bench_opts *o, float *got,
+				  uint64_t n)
+{
+	if (o->corrupt && n)
+		got[n / 2] += 1.0f + 2.0f * (got[n / 2] < 0 ? -got[n / 2]
+							    : got[n / 2]);
+}
+
+/*
+ * Verify @n floats of a result against the CPU reference @want: element i
+ * passes when |got - want| <= rtol * |want| + atol. Sets r->verified and
+ * r->verify: @ok (what was checked) or the first element that differs,
+ * named @what[i], or @what[row][col] for a matrix of @cols columns
+ * (@cols 0: a vector).
+ */
+static inline bool wl_check_f32(struct ng_bench_result *r, const char *what,
+				const float *got, const float *want, uint64_t n,
+				uint64_t cols, float rtol, float atol,
+				const char *ok)
+{
+	for (uint64_t i = 0; i < n; i++) {
+		float d = got[i] - want[i], m = want[i] < 0 ? -want[i] : want[i];
+
+		if (d <= rtol * m + atol && -d <= rtol * m + atol)
+			continue;
+		r->verified = false;
+		if (cols)
+			snprintf(r->verify, sizeof(r->verify),
+				 "%s[%llu][%llu] = %g, the CPU reference says %g",
+				 what, (unsigned long long)(i / cols),
+				 (unsigned long long)(i % cols), (double)got[i],
+				 (double)want[i]);
+		else
+			snprintf(r->verify, sizeof(r->verify),
+				 "%s[%llu] = %g, the CPU reference says %g", what,
+				 (unsigned long long)i, (double)got[i],
+				 (double)want[i]);
+		return false;
+	}
+	r->verified = true;
+	snprintf(r->verify, sizeof(r->verify), "%s", ok);
+	return true;
+}
+
 /* splitmix64: the random stream of every workload, from the seed. */
 static inline uint64_t wlc_hash(uint64_t x)
 {

@@ -30,6 +30,11 @@ struct ng_bench_opts {
 	uint64_t size;		/* bytes per array; 0: the workload's default */
 	unsigned int iters;	/* 0: default */
 	bool native;		/* also run natively, same threads and arrays */
+	/*
+	 * change one element of the result before it is verified: the
+	 * verification must then fail (a check of the check)
+	 */
+	bool corrupt;
 	/* called after each kernel, e.g. for a progress bar */
 	void (*progress)(void *ctx, unsigned int done, unsigned int total);
 	void *ctx;
