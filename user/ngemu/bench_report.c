@@ -13,6 +13,7 @@
 #include "bench.h"
 #include "commands.h"
 #include "ngemu/config.h"
+#include "ngemu/model/dir.h"
 #include "ngemu/model/hwc.h"
 #include "ngemu/runtime/system.h"
 #include "ngemu/util/format.h"
@@ -224,6 +225,11 @@ const char *ng_fmt_dur(double s, char *buf, size_t len)
 	return buf;
 }
 
+static double frac(uint64_t a, uint64_t b)
+{
+	return b ? (double)a / (double)b : 0;
+}
+
 const char *ng_bench_system_name(const struct ng_config *c)
 {
 	if (c->rdc_size)
@@ -234,7 +240,29 @@ const char *ng_bench_system_name(const struct ng_config *c)
 		return "NUMA-GPU with read-only page replication";
 	if (c->replicate == NG_REPL_ALL)
 		return "the ideal (every page replicated)";
+	if (ng_dir_enabled(c))
+		return c->directory == NG_DIR_REC ? "REC" :
+		       c->directory == NG_DIR_HMG ? "HMG" :
+						    "directory-coherent L2";
+	if (c->l2_size && c->directory == NG_DIR_NONE)
+		return "L2 without coherence";
 	return "NUMA-GPU";
+}
+
+/* "dir, 8192 entries x 52 bits (52.0 KiB)" for the mechanisms line. */
+static void print_directory(const struct ng_config *c)
+{
+	struct ng_dir_geom g;
+	char b1[32], b2[32];
+
+	if (ng_dir_geometry(c, &g, NULL, 0))
+		return;
+	printf(", coherent by a directory (%s", ng_directory_names[c->directory]);
+	if (c->directory == NG_DIR_REC)
+		printf(" of %s ranges", ng_format_bytes(c->rec_range, b1, sizeof(b1)));
+	printf(", %u entries x %u bits = %s, %u-way %s)", c->dir_entries, g.bits,
+	       ng_format_bytes(g.storage_bits / 8, b2, sizeof(b2)), c->dir_ways,
+	       ng_dir_policy_names[c->dir_policy]);
 }
 
 /* The mechanisms the configuration turns on, in a line. */
@@ -243,12 +271,22 @@ static void print_mechanisms(const struct ng_config *c)
 	char b1[32], b2[32];
 
 	printf("mechanisms ");
-	if (c->l2_size)
-		printf("L2 %s/GPU of remote lines%s; ",
-		       ng_format_bytes(c->l2_size, b1, sizeof(b1)),
-		       ng_hwc_enabled(c) ? "" : ", flushed per kernel");
-	else
+	if (c->l1_size)
+		printf("L1 %s per real SM, dropped per kernel; ",
+		       ng_format_bytes(c->l1_size, b1, sizeof(b1)));
+	if (c->l2_size) {
+		printf("L2 %s/GPU of remote lines",
+		       ng_format_bytes(c->l2_size, b1, sizeof(b1)));
+		if (ng_dir_enabled(c))
+			print_directory(c);
+		else if (c->directory == NG_DIR_NONE)
+			printf(", kept with no coherence");
+		else if (!ng_hwc_enabled(c))
+			printf(", flushed per kernel");
+		printf("; ");
+	} else {
 		printf("no L2; ");
+	}
 	if (c->rdc_size)
 		printf("RDC %s/GPU (%.2f%% of memory), coherence %s; ",
 		       ng_format_bytes(c->rdc_size, b2, sizeof(b2)),
@@ -265,7 +303,8 @@ void ng_bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
 			  const struct ng_bench_result *r)
 {
 	const struct ng_counters *t = &r->total;
-	char b1[32], b2[32], b3[32], b4[32];
+	char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32], b7[32], b8[32];
+	char b9[32], b10[32];
 
 	printf("ngemu bench %s: %s (%s)\n", r->workload,
 	       r->verified ? "verified" : "FAILED", r->verify);
@@ -317,6 +356,25 @@ void ng_bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
 		       ng_fmt_si((double)(t->v[NG_CTR_RDC_HIT] + t->v[NG_CTR_RDC_MISS]), b2, sizeof(b2)),
 		       ng_fmt_si((double)t->v[NG_CTR_INV_MSGS], b3, sizeof(b3)),
 		       ng_format_bytes(r->fallback_bytes, b4, sizeof(b4)));
+	if (cfg->l1_size)
+		printf("l1         hit rate %.1f%% of %s loads, %.1f%% of %s remote ones\n",
+		       100 * frac(t->v[NG_CTR_L1_HIT], t->v[NG_CTR_L1_HIT] + t->v[NG_CTR_L1_MISS]),
+		       ng_fmt_si((double)(t->v[NG_CTR_L1_HIT] + t->v[NG_CTR_L1_MISS]), b1, sizeof(b1)),
+		       100 * frac(t->v[NG_CTR_L1_RHIT], t->v[NG_CTR_L1_RHIT] + t->v[NG_CTR_L1_RMISS]),
+		       ng_fmt_si((double)(t->v[NG_CTR_L1_RHIT] + t->v[NG_CTR_L1_RMISS]), b2, sizeof(b2)));
+	if (ng_dir_enabled(cfg))
+		printf("directory  L2 misses %s (%s cold); invalidations: %s write-initiated (%s hit), %s eviction-initiated (%s hit), %s races; %s evictions holding %.2f lines each; transactions %s requests, %s data\n",
+		       ng_fmt_si((double)t->v[NG_CTR_L2_MISS], b1, sizeof(b1)),
+		       ng_fmt_si((double)t->v[NG_CTR_L2_COLD], b2, sizeof(b2)),
+		       ng_fmt_si((double)t->v[NG_CTR_DIR_INV_WRITE], b3, sizeof(b3)),
+		       ng_fmt_si((double)t->v[NG_CTR_DIR_INV_WRITE_HIT], b4, sizeof(b4)),
+		       ng_fmt_si((double)t->v[NG_CTR_DIR_INV_EVICT], b5, sizeof(b5)),
+		       ng_fmt_si((double)t->v[NG_CTR_DIR_INV_EVICT_HIT], b6, sizeof(b6)),
+		       ng_fmt_si((double)t->v[NG_CTR_DIR_RACE], b7, sizeof(b7)),
+		       ng_fmt_si((double)t->v[NG_CTR_DIR_EVICT], b8, sizeof(b8)),
+		       frac(t->v[NG_CTR_DIR_EVICT_LINES], t->v[NG_CTR_DIR_EVICT]),
+		       ng_fmt_si((double)t->v[NG_CTR_XACT_REQ], b9, sizeof(b9)),
+		       ng_fmt_si((double)t->v[NG_CTR_XACT_DATA], b10, sizeof(b10)));
 	if (cfg->replicate != NG_REPL_NONE)
 		printf("replicate  %s: %llu pages replicated (%s, %.1f%% of the footprint), %llu collapsed\n",
 		       ng_replicate_name(cfg->replicate),

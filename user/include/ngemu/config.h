@@ -50,6 +50,24 @@ enum ng_replicate {
 	NG_REPL_ALL,		/* ideal: every access local, no coherence cost */
 };
 
+/*
+ * How the L2 keeps its remote lines coherent (REC, model/dir.c): flushed
+ * at kernel boundaries (software), kept with no coherence at all (an
+ * upper bound; stale data possible), or by a directory at each home.
+ */
+enum ng_directory {
+	NG_DIR_OFF,		/* software: the L2 drops remote lines per kernel */
+	NG_DIR_NONE,		/* kept, never invalidated */
+	NG_DIR_LINE,		/* per-line entries (REC's baseline) */
+	NG_DIR_HMG,		/* one entry per 4 lines, one sharer field */
+	NG_DIR_REC,		/* range-coalesced entries */
+};
+
+enum ng_dir_policy {
+	NG_DIR_LRU,
+	NG_DIR_FIFO,
+};
+
 enum ng_mem_backend {
 	NG_MEM_AUTO,
 	NG_MEM_USER,
@@ -98,6 +116,17 @@ struct ng_config {
 	double imst_reset;		/* HWC: chance a local write resets to private */
 	enum ng_replicate replicate;	/* software replication baseline */
 	bool sharing_profile;		/* keep the sharing profile (a measurement) */
+	/* REC (model/l1.c): an L1 per real SM (CU), software coherent */
+	uint64_t l1_size;		/* per CU; 0: no L1 */
+	unsigned int l1_ways;
+	double l1_latency_ns;
+	/* REC (model/dir.c): the L2's coherence for remote lines */
+	enum ng_directory directory;
+	unsigned int dir_entries;	/* per home GPU */
+	unsigned int dir_ways;
+	enum ng_dir_policy dir_policy;
+	uint64_t rec_range;		/* bytes one rec entry covers */
+	unsigned int dir_addr_bits;	/* address bits an entry tags */
 };
 
 /*
@@ -194,6 +223,8 @@ extern const char *const ng_sched_names[3];
 extern const char *const ng_mem_backend_names[3];
 extern const char *const ng_coherence_names[3];
 extern const char *const ng_replicate_names[3];
+extern const char *const ng_directory_names[5];
+extern const char *const ng_dir_policy_names[2];
 
 const char *ng_placement_name(enum ng_placement p);
 const char *ng_sched_name(enum ng_sched_kind s);

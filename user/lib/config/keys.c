@@ -31,6 +31,14 @@ const char *const ng_replicate_names[3] = {
 	[NG_REPL_NONE] = "none", [NG_REPL_RO] = "ro", [NG_REPL_ALL] = "all",
 };
 
+const char *const ng_directory_names[5] = {
+	"off", "none", "dir", "hmg", "rec",
+};
+
+const char *const ng_dir_policy_names[2] = {
+	"lru", "fifo",
+};
+
 #define NAME_OF(tab, v) ((unsigned int)(v) < sizeof(tab) / sizeof(tab[0]) ? \
 			 tab[v] : "?")
 

@@ -6,6 +6,7 @@
 #include <errno.h>
 
 #include "ngemu/config.h"
+#include "ngemu/model/component.h"
 #include "ngemu/util/err.h"
 
 static bool pow2(uint64_t v)
@@ -58,6 +59,36 @@ int ng_config_validate(const struct ng_config *c, char *err, size_t errlen)
 	if (c->mem_per_gpu % c->page) {
 		ng_seterr(err, errlen, "mem-per-gpu must be a multiple of page");
 		return -EINVAL;
+	}
+	if (c->l1_size && (c->l1_size % ((uint64_t)c->line * c->l1_ways) ||
+			   !pow2(c->l1_size / c->line / c->l1_ways))) {
+		ng_seterr(err, errlen,
+			  "l1-size: %llu must be a power-of-two number of sets of %u ways of %u B",
+			  (unsigned long long)c->l1_size, c->l1_ways, c->line);
+		return -EINVAL;
+	}
+	if (c->directory != NG_DIR_OFF && (c->rdc_size ||
+					   c->replicate != NG_REPL_NONE)) {
+		ng_seterr(err, errlen,
+			  "directory %s keeps the L2 coherent in REC's system, which has no RDC and no replicas: set rdc-size 0 and replicate none (the carve preset has an RDC)",
+			  ng_directory_names[c->directory]);
+		return -EINVAL;
+	}
+	if (c->directory >= NG_DIR_LINE && !c->l2_size) {
+		ng_seterr(err, errlen,
+			  "directory %s tracks the L2's remote lines: it needs an L2 (l2-size > 0)",
+			  ng_directory_names[c->directory]);
+		return -EINVAL;
+	}
+	for (unsigned int i = 0; ng_components[i]; i++) {
+		const struct ng_component *comp = ng_components[i];
+		int ret;
+
+		if (!comp->validate || !ng_component_enabled(comp, c))
+			continue;
+		ret = comp->validate(c, err, errlen);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }

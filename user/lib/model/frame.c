@@ -100,11 +100,15 @@ void ng_model_reset_counters(struct ng_model *m)
 			m->comp[i]->reset(m->priv[i]);
 }
 
-void ng_model_invalidate(struct ng_model *m, unsigned int gpu, uintptr_t line)
+bool ng_model_invalidate(struct ng_model *m, unsigned int gpu, uintptr_t line)
 {
+	bool held = false;
+
 	for (unsigned int i = 0; i < m->ncomp; i++)
-		if (m->comp[i]->invalidate)
-			m->comp[i]->invalidate(m->priv[i], gpu, line);
+		if (m->comp[i]->invalidate &&
+		    m->comp[i]->invalidate(m->priv[i], gpu, line))
+			held = true;
+	return held;
 }
 
 void *ng_model_priv(const struct ng_model *m, const struct ng_component *comp)

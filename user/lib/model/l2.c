@@ -45,6 +45,7 @@ struct l2_cache {
 	uint32_t *lru;
 	unsigned char *data;
 	uint32_t *stamp;	/* per-set LRU clock */
+	uint64_t *seen;		/* a bit per line of the space: ever filled */
 	uint32_t epoch;
 };
 
@@ -53,7 +54,10 @@ struct l2 {
 	unsigned int ngpus, nsets, ways, line, line_shift;
 	uint32_t set_mask;	/* nsets - 1 when a power of two, else 0 */
 	ng_ticks hit;
-	bool hwc;		/* coherent by invalidation, not by flushes */
+	bool keep;		/* lines live across kernels (HWC, directory) */
+	bool walloc;		/* own stores insert their line (directory) */
+	uintptr_t base;		/* the space, for the seen bits */
+	uint64_t nlines;
 	struct l2_cache c[NG_MAX_GPUS];
 };
 
@@ -70,6 +74,7 @@ static void l2_destroy(void *priv)
 		ng_table_free(l->c[g].lru, n * sizeof(*l->c[g].lru));
 		ng_table_free(l->c[g].data, n * l->line);
 		ng_table_free(l->c[g].stamp, l->nsets * sizeof(*l->c[g].stamp));
+		ng_table_free(l->c[g].seen, (l->nlines + 63) / 64 * 8);
 	}
 	free(l);
 }
@@ -82,7 +87,10 @@ static int l2_create(struct ng_model *m, void **priv, char *err, size_t errlen)
 	if (!l)
 		goto nomem;
 	l->m = m;
-	l->hwc = ng_hwc_enabled(c);
+	l->keep = ng_hwc_enabled(c) || c->directory != NG_DIR_OFF;
+	l->walloc = c->directory != NG_DIR_OFF;
+	l->base = (uintptr_t)m->space->base;
+	l->nlines = m->space->size / c->line;
 	l->ngpus = c->gpus;
 	l->ways = c->l2_ways;
 	l->line = c->line;
@@ -99,8 +107,9 @@ static int l2_create(struct ng_model *m, void **priv, char *err, size_t errlen)
 		lc->lru = ng_table_alloc(n * sizeof(*lc->lru));
 		lc->data = ng_table_alloc(n * l->line);
 		lc->stamp = ng_table_alloc(l->nsets * sizeof(*lc->stamp));
+		lc->seen = ng_table_alloc((l->nlines + 63) / 64 * 8);
 		lc->epoch = 1;
-		if (!lc->meta || !lc->lru || !lc->data || !lc->stamp)
+		if (!lc->meta || !lc->lru || !lc->data || !lc->stamp || !lc->seen)
 			goto nomem;
 	}
 	*priv = l;
@@ -143,6 +152,55 @@ static unsigned char *data_of(struct l2 *l, struct l2_cache *lc,
 	return lc->data + ((size_t)way * l->nsets + set) * l->line;
 }
 
+/*
+ * Insert @line (data at @src) in GPU @gpu's L2: one pass over the set
+ * finds the line (another SM may have filled it), else the first empty
+ * or stale way, else the least recently used.
+ */
+static void fill(struct l2 *l, struct ng_sm *sm, unsigned int gpu,
+		 uintptr_t line, const void *src)
+{
+	struct l2_cache *lc = &l->c[gpu];
+	unsigned int set = set_of(l, line);
+	l2_tag *w = &lc->meta[(size_t)set * l->ways];
+	uint32_t *lru = &lc->lru[(size_t)set * l->ways];
+	l2_tag want = TAG(line >> l->line_shift, lc->epoch);
+	int hit = -1, empty = -1, lru_way = 0, v;
+	uint32_t oldest = UINT32_MAX;
+	uint64_t li = (line - l->base) >> l->line_shift;
+
+	for (unsigned int i = 0; i < l->ways; i++) {
+		if (TAG_KEY(w[i]) == want) {
+			hit = (int)i;
+			break;
+		}
+		if (!w[i] || TAG_EPOCH(w[i]) != lc->epoch) {
+			if (empty < 0)
+				empty = (int)i;
+		} else if (lru[i] < oldest) {
+			oldest = lru[i];
+			lru_way = (int)i;
+		}
+	}
+	v = hit >= 0 ? hit : empty >= 0 ? empty : lru_way;
+	if (hit < 0) {
+		if (empty < 0)
+			sm->ctr.v[NG_CTR_L2_EVICT]++;
+		sm->ctr.v[NG_CTR_L2_FILL]++;
+	}
+	/* the home's sharing state as this read leaves it */
+	w[v] = want | (uint64_t)ng_hwc_copy_state(l->m, line) << IMST_SHIFT;
+	memcpy(data_of(l, lc, set, v), src, l->line);
+	lru[v] = ++lc->stamp[set];
+	lc->seen[li / 64] |= 1ULL << (li % 64);
+}
+
+static void l2_respond(void *priv, struct ng_sm *sm, struct ng_req *r)
+{
+	if (r->flags & NG_REQ_FILL)
+		fill(priv, sm, r->gpu, r->line, r->src);
+}
+
 static bool l2_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 {
 	struct l2 *l = priv;
@@ -174,6 +232,13 @@ static bool l2_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 		__builtin_prefetch(&lc->lru[(size_t)set * l->ways], 1);
 		r->t += l->hit;
 		sm->ctr.v[NG_CTR_L2_MISS]++;
+		{
+			uint64_t li = (r->line - l->base) >> l->line_shift;
+
+			/* REC counts misses without cold ones */
+			if (!(lc->seen[li / 64] >> (li % 64) & 1))
+				sm->ctr.v[NG_CTR_L2_COLD]++;
+		}
 		break;
 	case NG_OP_STORE:
 		/* write-through: refresh our copy's words from the home */
@@ -189,6 +254,16 @@ static bool l2_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 				memcpy(d + 4 * w, h + 4 * w, 4);
 			}
 			sm->ctr.v[NG_CTR_L2_WUPD]++;
+		} else if (l->walloc) {
+			/*
+			 * REC: a remote write is performed in the writer's
+			 * L2 too, which the directory records as a sharer;
+			 * the rest of the line comes with it (the home has
+			 * it all, the store went there first).
+			 */
+			fill(l, sm, r->gpu, r->line,
+			     (const void *)(r->line + sm->view_delta));
+			sm->ctr.v[NG_CTR_L2_WALLOC]++;
 		}
 		break;
 	default:
@@ -204,63 +279,12 @@ static bool l2_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 	return false;
 }
 
-static void l2_respond(void *priv, struct ng_sm *sm, struct ng_req *r)
-{
-	struct l2 *l = priv;
-	struct l2_cache *lc;
-	l2_tag *w;
-	uint32_t *lru;
-	unsigned int set;
-	int v;
-
-	if (!(r->flags & NG_REQ_FILL))
-		return;
-	lc = &l->c[r->gpu];
-	set = set_of(l, r->line);
-	w = &lc->meta[(size_t)set * l->ways];
-	lru = &lc->lru[(size_t)set * l->ways];
-	/*
-	 * One pass over the set: the line (another SM may have filled it),
-	 * else the first empty or stale way, else the least recently used.
-	 */
-	{
-		l2_tag want = TAG(r->line >> l->line_shift, lc->epoch);
-		int hit = -1, empty = -1, lru_way = 0;
-		uint32_t oldest = UINT32_MAX;
-
-		for (unsigned int i = 0; i < l->ways; i++) {
-			if (TAG_KEY(w[i]) == want) {
-				hit = (int)i;
-				break;
-			}
-			if (!w[i] || TAG_EPOCH(w[i]) != lc->epoch) {
-				if (empty < 0)
-					empty = (int)i;
-			} else if (lru[i] < oldest) {
-				oldest = lru[i];
-				lru_way = (int)i;
-			}
-		}
-		v = hit >= 0 ? hit : empty >= 0 ? empty : lru_way;
-		if (hit < 0) {
-			if (empty < 0)
-				sm->ctr.v[NG_CTR_L2_EVICT]++;
-			sm->ctr.v[NG_CTR_L2_FILL]++;
-		}
-	}
-	/* the home's sharing state as this read leaves it */
-	w[v] = TAG(r->line >> l->line_shift, lc->epoch) |
-	       (uint64_t)ng_hwc_copy_state(l->m, r->line) << IMST_SHIFT;
-	memcpy(data_of(l, lc, set, v), r->src, l->line);
-	lru[v] = ++lc->stamp[set];
-}
-
 static void l2_kernel_end(void *priv, struct ng_sm *const *sms, unsigned int nsm)
 {
 	struct l2 *l = priv;
 
 	/* hardware coherence keeps remote lines across kernels */
-	if (l->hwc)
+	if (l->keep)
 		return;
 	for (unsigned int g = 0; g < l->ngpus; g++) {
 		struct l2_cache *lc = &l->c[g];
@@ -283,7 +307,7 @@ static void l2_kernel_end(void *priv, struct ng_sm *const *sms, unsigned int nsm
 	}
 }
 
-static void l2_invalidate(void *priv, unsigned int gpu, uintptr_t line)
+static bool l2_invalidate(void *priv, unsigned int gpu, uintptr_t line)
 {
 	struct l2 *l = priv;
 	struct l2_cache *lc = &l->c[gpu];
@@ -294,7 +318,9 @@ static void l2_invalidate(void *priv, unsigned int gpu, uintptr_t line)
 	if (e >= 0) {
 		lc->meta[(size_t)set * l->ways + (unsigned int)e] = 0;
 		l->m->gctr[gpu].v[NG_CTR_L2_COH_INVAL]++;
+		return true;
 	}
+	return false;
 }
 
 static bool l2_enabled(const struct ng_config *c)

@@ -46,6 +46,10 @@ static bool link_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 	(void)priv;
 	if (r->home == r->gpu)
 		return false;
+	/* REC's inter-GPU transactions: a request, or a transfer of data */
+	if (!host)
+		sm->ctr.v[r->op == NG_OP_STORE ? NG_CTR_XACT_DATA
+					       : NG_CTR_XACT_REQ]++;
 	if (r->op == NG_OP_LOAD) {
 		r->t += lat_t;
 		return false;
@@ -81,6 +85,8 @@ static void link_respond(void *priv, struct ng_sm *sm, struct ng_req *r)
 	start = ng_reserve(sm, ri, r->t, bytes, &dur);
 	r->t = start + dur + (ng_ticks)(lat * NG_TICKS_PER_NS);
 	sm->ctr.v[host ? NG_CTR_HOST_BYTES : NG_CTR_LINK_RX] += bytes;
+	if (!host)
+		sm->ctr.v[NG_CTR_XACT_DATA]++;
 	if (c->inject)
 		owe(sm, dur, lat);
 }

@@ -294,7 +294,7 @@ static bool rdc_enabled(const struct ng_config *c)
 }
 
 /* HWC (hwc.c): drop @line from @gpu's RDC. */
-static void rdc_invalidate(void *priv, unsigned int gpu, uintptr_t line)
+static bool rdc_invalidate(void *priv, unsigned int gpu, uintptr_t line)
 {
 	struct rdc *d = priv;
 	struct rdc_cache *rc = &d->c[gpu];
@@ -306,7 +306,9 @@ static void rdc_invalidate(void *priv, unsigned int gpu, uintptr_t line)
 	    ((w >> NG_SC_TAG_SHIFT) & NG_SC_TAG_MASK) == tag) {
 		atomic_store_explicit(&rc->sc[slot], 0, memory_order_relaxed);
 		d->m->gctr[gpu].v[NG_CTR_RDC_INVAL]++;
+		return true;
 	}
+	return false;
 }
 
 static const struct ng_key rdc_keys[] = {

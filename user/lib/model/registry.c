@@ -10,19 +10,23 @@
 
 extern const struct ng_component ng_sharing_component;
 extern const struct ng_component ng_repl_component;
+extern const struct ng_component ng_l1_component;
 extern const struct ng_component ng_l2_component;
 extern const struct ng_component ng_rdc_component;
 extern const struct ng_component ng_link_component;
 extern const struct ng_component ng_hwc_component;
+extern const struct ng_component ng_dir_component;
 extern const struct ng_component ng_mem_component;
 
 const struct ng_component *const ng_components[] = {
 	&ng_sharing_component,	/* a measurement: who shares what */
 	&ng_repl_component,	/* replication: where a line is read */
+	&ng_l1_component,	/* REC: an L1 per real SM, local and remote */
 	&ng_l2_component,	/* L2: remote lines */
 	&ng_rdc_component,	/* CARVE: remote data cache, coherence */
 	&ng_link_component,	/* inter-GPU and CPU-GPU links */
 	&ng_hwc_component,	/* CARVE: coherence at the home */
+	&ng_dir_component,	/* REC: the directory at the home */
 	&ng_mem_component,	/* the home's memory */
 	NULL,
 };

@@ -31,6 +31,8 @@ static void run_block(struct ng_system *sys, struct ng_sm *sm,
 	b.idx.y = (unsigned int)(id / l->grid.x);
 	b.nthreads = l->block.x * l->block.y;
 	b.nwarps = (b.nthreads + NG_WARP - 1) / NG_WARP;
+	/* the real SM (of those the emulated one stands for) it runs on */
+	sm->cu = (unsigned int)(id % sys->cfg.sm_scale);
 	l->fn(&b, l->args);
 	/* native runs are the comparison, not part of the statistics */
 	if (!l->native) {

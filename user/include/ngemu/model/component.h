@@ -41,6 +41,11 @@ struct ng_component {
 	/* the end of the pipeline (the memory): where the data is read */
 	bool terminal;
 
+	/*
+	 * optional: the configuration's rules this component adds (checked
+	 * with the others by ng_config_validate() when it is enabled)
+	 */
+	int (*validate)(const struct ng_config *c, char *err, size_t errlen);
 	int (*create)(struct ng_model *m, void **priv, char *err, size_t errlen);
 	void (*destroy)(void *priv);
 	/*
@@ -65,8 +70,11 @@ struct ng_component {
 	unsigned int sync_phases;
 	/* optional: statistics back to zero (ng_system_reset_counters()) */
 	void (*reset)(void *priv);
-	/* optional: drop @line from GPU @gpu's copy (coherence) */
-	void (*invalidate)(void *priv, unsigned int gpu, uintptr_t line);
+	/*
+	 * optional: drop @line from GPU @gpu's copy (coherence); true when
+	 * there was one
+	 */
+	bool (*invalidate)(void *priv, unsigned int gpu, uintptr_t line);
 };
 
 /* Every component, in pipeline order, NULL-terminated. */

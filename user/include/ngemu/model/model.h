@@ -33,7 +33,7 @@
 
 #define NG_TICKS_PER_NS	1024
 #define NG_MAX_LINE	256
-#define NG_MAX_COMPONENTS 8
+#define NG_MAX_COMPONENTS 12
 
 typedef uint64_t ng_ticks;
 
@@ -47,6 +47,7 @@ enum ng_op { NG_OP_LOAD, NG_OP_STORE, NG_OP_ATOMIC };
  */
 #define NG_REQ_COPY	4u
 #define NG_REQ_COPY_SHIFT 3
+#define NG_REQ_L1_FILL	32u	/* the SM's L1 wants the line on the way back */
 
 /* One line request, as the coalescer emits it. */
 struct ng_req {
@@ -154,10 +155,10 @@ void ng_model_reset_counters(struct ng_model *m);
 
 /*
  * Coherence: drop @line from GPU @gpu's caches (every component with an
- * invalidate op). Only from ng_model_sync()'s phases, for the GPU whose
- * thread runs them.
+ * invalidate op); true when some cache held it. Only from
+ * ng_model_sync()'s phases, for the GPU whose thread runs them.
  */
-void ng_model_invalidate(struct ng_model *m, unsigned int gpu, uintptr_t line);
+bool ng_model_invalidate(struct ng_model *m, unsigned int gpu, uintptr_t line);
 
 static inline unsigned int ng_res_mem(const struct ng_model *m, unsigned int g)
 {
@@ -185,6 +186,7 @@ struct ng_sm {
 	unsigned int gpu;		/* emulated GPU */
 	unsigned int index;		/* SM within the GPU */
 	unsigned int id;		/* SM within the system */
+	unsigned int cu;		/* of the sm_scale real SMs: the block's */
 	ng_ticks now;			/* issue clock */
 	ng_ticks done_max;		/* latest completion so far */
 	ng_ticks *ring;			/* completion times, mlp slots */

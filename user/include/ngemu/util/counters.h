@@ -26,13 +26,20 @@
 	X(BLOCKS,	"core",	"blocks",	"thread blocks run")	\
 	X(STOLEN,	"core",	"stolen",	"blocks taken from another GPU") \
 	X(UNBOOKED,	"core",	"unbooked",	"transfers a full calendar shadow could not book") \
+	X(L1_HIT,	"l1",	"hits",		"loads served by the SM's L1") \
+	X(L1_MISS,	"l1",	"misses",	"loads missing the L1") \
+	X(L1_RHIT,	"l1",	"remote_hits",	"loads of remote lines served by the L1") \
+	X(L1_RMISS,	"l1",	"remote_misses", "loads of remote lines missing the L1") \
+	X(L1_FILL,	"l1",	"fills",	"lines inserted in an L1") \
 	X(L2_HIT,	"l2",	"hits",		"remote loads served by the L2") \
 	X(L2_MISS,	"l2",	"misses",	"remote loads missing the L2") \
 	X(L2_FILL,	"l2",	"fills",	"remote lines inserted")	\
 	X(L2_EVICT,	"l2",	"evictions",	"valid lines replaced")	\
 	X(L2_WUPD,	"l2",	"write_updates", "cached lines updated by own stores") \
 	X(L2_INVAL,	"l2",	"invalidations", "lines dropped at kernel boundaries") \
-	X(L2_COH_INVAL,	"l2",	"coherence_invalidations", "lines dropped by HWC invalidates") \
+	X(L2_COH_INVAL,	"l2",	"coherence_invalidations", "lines dropped by coherence invalidates") \
+	X(L2_COLD,	"l2",	"cold_misses",	"remote loads missing a line this L2 never held") \
+	X(L2_WALLOC,	"l2",	"write_allocs",	"remote lines inserted by own stores (directory)") \
 	X(RDC_HIT,	"rdc",	"hits",		"remote loads served by the RDC") \
 	X(RDC_MISS,	"rdc",	"misses",	"remote loads missing the RDC") \
 	X(RDC_FILL,	"rdc",	"fills",	"remote lines inserted in the RDC") \
@@ -50,6 +57,16 @@
 	X(REPL_PAGES,	"repl",	"pages",	"pages replicated") \
 	X(REPL_BYTES,	"repl",	"copy_bytes",	"link bytes copying replicas") \
 	X(REPL_COLLAPSE, "repl", "collapses",	"replicated pages collapsed by a write") \
+	X(DIR_ALLOC,	"dir",	"allocations",	"directory entries allocated") \
+	X(DIR_EVICT,	"dir",	"evictions",	"valid directory entries replaced") \
+	X(DIR_EVICT_LINES, "dir", "evicted_lines", "lines the evicted entries held") \
+	X(DIR_INV_WRITE, "dir",	"inv_write",	"write-initiated invalidation messages") \
+	X(DIR_INV_EVICT, "dir",	"inv_evict",	"eviction-initiated invalidation messages") \
+	X(DIR_INV_WRITE_HIT, "dir", "inv_write_hits", "write-initiated invalidations that found the line in the sharer's L2") \
+	X(DIR_INV_EVICT_HIT, "dir", "inv_evict_hits", "eviction-initiated invalidations that found the line in the sharer's L2 (unnecessary ones)") \
+	X(DIR_RACE,	"dir",	"race_invals",	"invalidates of same-interval readers of a written line") \
+	X(XACT_REQ,	"link",	"requests",	"inter-GPU requests without data (loads, atomics)") \
+	X(XACT_DATA,	"link",	"data",		"inter-GPU transfers with data (lines back, stores, atomics' values)") \
 	X(LINK_TX,	"link",	"tx_bytes",	"bytes this GPU sent over links") \
 	X(LINK_RX,	"link",	"rx_bytes",	"bytes this GPU received over links") \
 	X(HOST_BYTES,	"link",	"host_bytes",	"bytes over the CPU-GPU link") \

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * L1 component (REC Table 2: 16 KB, 4-way per CU): a private cache of each
+ * real SM, for local and remote lines alike, with real copies of the data.
+ * An emulated SM stands for sm_scale real ones, so it holds sm_scale L1s
+ * and a block uses the one of the real SM it would run on (its index mod
+ * sm_scale): blocks on different real SMs share no L1, as on the GPU.
+ *
+ * Software coherent, as GPUs keep their L1s: every line carries the epoch
+ * it was filled in and a kernel boundary bumps the epoch, which drops
+ * every line at once (on roll-over the tags are cleared). Write-through
+ * and write-no-allocate (GPU-VI): a store refreshes the words of the
+ * SM's own copy and goes on; atomics drop it.
+ *
+ * Only the SM's own host thread touches its L1s: no lock.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ngemu/model/model.h"
+#include "ngemu/util/err.h"
+#include "util/util.h"
+
+#define EPOCH_BITS	20
+#define EPOCH_MASK	((1u << EPOCH_BITS) - 1)
+
+/* line number above the fill epoch (0: empty) */
+#define TAG(ln, ep)	(((uint64_t)(ln) << EPOCH_BITS) | (ep))
+
+struct l1 {
+	unsigned int ncache, nsets, ways, line, line_shift, scale;
+	ng_ticks hit;
+	uint32_t epoch;
+	size_t nways;			/* ncache x nsets x ways */
+	uint64_t *tag;
+	uint32_t *lru;
+	uint32_t *stamp;		/* per set */
+	unsigned char *data;
+};
+
+static void l1_destroy(void *priv)
+{
+	struct l1 *c = priv;
+
+	if (!c)
+		return;
+	ng_table_free(c->tag, c->nways * sizeof(*c->tag));
+	ng_table_free(c->lru, c->nways * sizeof(*c->lru));
+	ng_table_free(c->stamp, c->nways / c->ways * sizeof(*c->stamp));
+	ng_table_free(c->data, c->nways * c->line);
+	free(c);
+}
+
+static int l1_create(struct ng_model *m, void **priv, char *err, size_t errlen)
+{
+	const struct ng_config *cfg = m->cfg;
+	struct l1 *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		goto nomem;
+	c->scale = cfg->sm_scale;
+	c->ncache = cfg->gpus * cfg->sms * cfg->sm_scale;
+	c->ways = cfg->l1_ways;
+	c->line = cfg->line;
+	c->line_shift = (unsigned int)__builtin_ctz(cfg->line);
+	c->nsets = (unsigned int)(cfg->l1_size / cfg->line / cfg->l1_ways);
+	c->hit = (ng_ticks)(cfg->l1_latency_ns * NG_TICKS_PER_NS);
+	c->epoch = 1;
+	c->nways = (size_t)c->ncache * c->nsets * c->ways;
+	c->tag = ng_table_alloc(c->nways * sizeof(*c->tag));
+	c->lru = ng_table_alloc(c->nways * sizeof(*c->lru));
+	c->stamp = ng_table_alloc(c->nways / c->ways * sizeof(*c->stamp));
+	c->data = ng_table_alloc(c->nways * c->line);
+	if (!c->tag || !c->lru || !c->stamp || !c->data)
+		goto nomem;
+	*priv = c;
+	return 0;
+nomem:
+	l1_destroy(c);
+	ng_seterr(err, errlen, "out of memory for the L1 model");
+	return -ENOMEM;
+}
+
+/* The first way of @line's set in the L1 of the SM's current block. */
+static size_t set_base(const struct l1 *c, const struct ng_sm *sm,
+		       uintptr_t line)
+{
+	size_t cache = (size_t)sm->id * c->scale + sm->cu;
+	unsigned int set = (unsigned int)(line >> c->line_shift) & (c->nsets - 1);
+
+	return (cache * c->nsets + set) * c->ways;
+}
+
+static int find(const struct l1 *c, size_t s0, uintptr_t line)
+{
+	uint64_t want = TAG(line >> c->line_shift, c->epoch);
+
+	for (unsigned int i = 0; i < c->ways; i++)
+		if (c->tag[s0 + i] == want)
+			return (int)i;
+	return -1;
+}
+
+static bool l1_access(void *priv, struct ng_sm *sm, struct ng_req *r)
+{
+	struct l1 *c = priv;
+	size_t s0 = set_base(c, sm, r->line);
+	int e = find(c, s0, r->line);
+	bool remote = r->home != r->gpu;
+
+	switch (r->op) {
+	case NG_OP_LOAD:
+		r->t += c->hit;
+		if (e >= 0) {
+			c->lru[s0 + (unsigned int)e] = ++c->stamp[s0 / c->ways];
+			memcpy(sm->linebuf, c->data + (s0 + (unsigned int)e) * c->line,
+			       c->line);
+			r->src = sm->linebuf;
+			sm->ctr.v[NG_CTR_L1_HIT]++;
+			sm->ctr.v[NG_CTR_L1_RHIT] += remote;
+			return true;
+		}
+		r->flags |= NG_REQ_L1_FILL;
+		sm->ctr.v[NG_CTR_L1_MISS]++;
+		sm->ctr.v[NG_CTR_L1_RMISS] += remote;
+		break;
+	case NG_OP_STORE:
+		/* write-through, no allocate: our copy takes the home's words */
+		if (e >= 0) {
+			unsigned char *d = c->data + (s0 + (unsigned int)e) * c->line;
+			const unsigned char *h =
+				(const unsigned char *)(r->line + sm->view_delta);
+
+			for (uint64_t mk = r->mask; mk; mk &= mk - 1) {
+				unsigned int w = (unsigned int)__builtin_ctzll(mk);
+
+				memcpy(d + 4 * w, h + 4 * w, 4);
+			}
+		}
+		break;
+	default:
+		/* atomics happen at the home: our copy would be stale */
+		if (e >= 0)
+			c->tag[s0 + (unsigned int)e] = 0;
+		break;
+	}
+	return false;
+}
+
+static void l1_respond(void *priv, struct ng_sm *sm, struct ng_req *r)
+{
+	struct l1 *c = priv;
+	size_t s0;
+	int v = -1;
+	uint32_t oldest = UINT32_MAX;
+
+	if (!(r->flags & NG_REQ_L1_FILL))
+		return;
+	s0 = set_base(c, sm, r->line);
+	/* an empty or stale way first, else the least recently used */
+	for (unsigned int i = 0; i < c->ways; i++) {
+		uint64_t t = c->tag[s0 + i];
+
+		if (!t || (uint32_t)(t & EPOCH_MASK) != c->epoch) {
+			v = (int)i;
+			break;
+		}
+		if (c->lru[s0 + i] < oldest) {
+			oldest = c->lru[s0 + i];
+			v = (int)i;
+		}
+	}
+	c->tag[s0 + (unsigned int)v] = TAG(r->line >> c->line_shift, c->epoch);
+	memcpy(c->data + (s0 + (unsigned int)v) * c->line, r->src, c->line);
+	c->lru[s0 + (unsigned int)v] = ++c->stamp[s0 / c->ways];
+	sm->ctr.v[NG_CTR_L1_FILL]++;
+}
+
+static void l1_kernel_end(void *priv, struct ng_sm *const *sms, unsigned int nsm)
+{
+	struct l1 *c = priv;
+
+	(void)sms;
+	(void)nsm;
+	/* software coherence: the next kernel finds every L1 empty */
+	c->epoch = (c->epoch + 1) & EPOCH_MASK;
+	if (!c->epoch) {
+		memset(c->tag, 0, c->nways * sizeof(*c->tag));
+		c->epoch = 1;
+	}
+}
+
+static bool l1_enabled(const struct ng_config *c)
+{
+	return c->l1_size != 0;
+}
+
+static const struct ng_key l1_keys[] = {
+	NG_KEY_NUM("l1-size", NG_KEY_SIZE, l1_size, 0, (double)(1ULL << 24),
+		   "L1 per real SM (CU), local and remote lines, software coherent (0: off)"),
+	NG_KEY_NUM("l1-ways", NG_KEY_UINT, l1_ways, 1, 64, "L1 associativity"),
+	NG_KEY_NUM("l1-latency", NG_KEY_DOUBLE, l1_latency_ns, 0, 1e6,
+		   "L1 hit latency, ns (a miss pays it too)"),
+	{ .name = NULL },
+};
+
+const struct ng_component ng_l1_component = {
+	.name = "l1",
+	.desc = "an L1 per real SM for local and remote lines, write-through, dropped at kernel boundaries",
+	.keys = l1_keys,
+	.counters = "l1",
+	.enabled = l1_enabled,
+	.remote_only = false,
+	.create = l1_create,
+	.destroy = l1_destroy,
+	.access = l1_access,
+	.respond = l1_respond,
+	.kernel_end = l1_kernel_end,
+};
