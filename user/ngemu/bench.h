@@ -25,16 +25,45 @@ void ng_bench_counters_json(struct ng_json *j, const struct ng_counters *c);
 const char *ng_fmt_si(double v, char *buf, size_t len);
 const char *ng_fmt_dur(double s, char *buf, size_t len);
 
-/* A system of --compare: how it sets the configuration. */
+/*
+ * A system of --compare: how it sets the configuration. Two families: the
+ * CARVE systems (normalized to the ideal) and REC's directories (L2
+ * coherence, normalized to the per-line directory, dir).
+ */
 struct cmp_system {
 	const char *name;
 	const char *desc;
 	const char *rdc;		/* "keep": the configured rdc-size */
 	const char *coherence;
 	const char *replicate;
+	const char *directory;		/* the L2's coherence (config value) */
+	unsigned int dir_scale;		/* x the configured dir-entries (0: 1) */
+	bool rec;			/* REC's family */
 };
 
-#define CMP_NSYS_MAX	8
+#define CMP_NSYS_MAX	16
+
+/* One run of --compare. */
+struct cmp_row {
+	char sweep[48];
+	const struct cmp_system *sys;
+	struct ng_bench_result r;
+	double norm;			/* modeled time / the reference's */
+	double vs_numa;			/* numa-gpu (or dir) time / this one's */
+	uint64_t inv_msgs;
+	struct ng_config cfg;		/* as it ran */
+};
+
+/* REC's tables (compare_rec.c): human and CSV, and its JSON fields. */
+void ng_cmp_rec_human(const struct cmp_row *rows, unsigned int n,
+		      const char *sweep_key);
+void ng_cmp_rec_csv(const struct cmp_row *rows, unsigned int n,
+		    const char *sweep_key);
+void ng_cmp_rec_json(struct ng_json *j, const struct cmp_row *w,
+		     const struct cmp_row *ref);
+/* The reference row of @w's sweep value: dir if it ran, else the first. */
+const struct cmp_row *ng_cmp_rec_ref(const struct cmp_row *rows,
+				     unsigned int n, const struct cmp_row *w);
 
 const struct cmp_system *ng_cmp_find(const char *name, size_t len);
 int ng_cmp_apply(struct ng_config *c, const struct cmp_system *s,
@@ -51,6 +80,15 @@ unsigned int ng_cmp_systems(const char *list,
 extern const char *const ng_cmp_scaled[];
 extern const unsigned int ng_cmp_nscaled;
 extern const char ng_cmp_default[];
+/* the same for REC's family */
+extern const char *const ng_cmp_scaled_rec[];
+extern const unsigned int ng_cmp_nscaled_rec;
+extern const char ng_cmp_default_rec[];
+/*
+ * Whether a command line's compare run is REC's: its --systems name one
+ * of REC's, or it names none and its --system is rec.
+ */
+bool ng_cmp_is_rec(int argc, char **argv);
 int ng_bench_compare(const struct ng_config *base,
 		     const struct ng_workload *wl,
 		     const struct ng_bench_opts *o, const char *systems,

@@ -44,7 +44,11 @@ static void bench_usage(FILE *out)
 		"                      starts from the scaled regime --page 64K --l2-size 256K\n"
 		"                      --rdc-size 4M --mem-per-gpu 64M --deterministic\n"
 		"      --systems LIST  with --compare: numa-gpu,repl-ro,carve-none,carve-swc,\n"
-		"                      carve-hwc,ideal (default: all)\n"
+		"                      carve-hwc,ideal (default: all); or REC's dir,dir-2x,\n"
+		"                      hmg,rec,l2-swc (default with --system rec: dir,dir-2x,\n"
+		"                      hmg,rec; normalized to dir, from REC's scaled regime\n"
+		"                      --l2-size 256K --dir-entries 1024 --l1-size 2K;\n"
+		"                      see Documentation/rec.rst)\n"
 		"      --sweep K=V,..  with --compare: repeat for each value of a config key\n"
 		"                      (e.g. rdc-size=1M,2M,4M,8M or link-bw=32,64,128)\n"
 		"      --csv           with --compare: comma-separated output\n"
@@ -204,7 +208,7 @@ int ng_cmd_bench(int argc, char **argv)
 {
 	char *rest[256], *args[256 + NG_CMP_MAX_SCALED];
 	const char *systems = NULL, *sweep = NULL;
-	bool compare = false;
+	bool compare = false, rec = false;
 	int fmt = 0, nargs = 0;
 	struct ng_config cfg;
 	struct ng_bench_opts o = { .native = true };
@@ -224,14 +228,19 @@ int ng_cmd_bench(int argc, char **argv)
 			bench_usage(stdout);
 			return NG_EXIT_OK;
 		}
-	/* compare mode starts from the scaled CARVE regime; options override */
+	/*
+	 * compare mode starts from the scaled regime of its family (CARVE's,
+	 * or REC's); options override
+	 */
 	args[nargs++] = argv[0];
 	for (int i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--compare"))
 			compare = true;
+	rec = compare && ng_cmp_is_rec(argc, argv);
 	if (compare)
-		for (size_t i = 0; i < ng_cmp_nscaled; i++)
-			args[nargs++] = (char *)ng_cmp_scaled[i];
+		for (size_t i = 0; i < (rec ? ng_cmp_nscaled_rec : ng_cmp_nscaled); i++)
+			args[nargs++] = (char *)(rec ? ng_cmp_scaled_rec[i]
+						     : ng_cmp_scaled[i]);
 	for (int i = 1; i < argc; i++)
 		args[nargs++] = argv[i];
 	if (ng_config_from_args(&cfg, nargs, args, rest, &nrest, err, sizeof(err)))
@@ -327,12 +336,15 @@ int ng_cmd_bench(int argc, char **argv)
 	if (compare && agreement) {
 		o.native = false;
 		return ng_bench_agreement(&cfg, wl, &o,
-					  systems ? systems : ng_cmp_default,
+					  systems ? systems : rec ? ng_cmp_default_rec
+								  : ng_cmp_default,
 					  agreement, json);
 	}
 	if (compare) {
 		o.native = false;	/* only stream-triad has one */
-		return ng_bench_compare(&cfg, wl, &o, systems ? systems : ng_cmp_default,
+		return ng_bench_compare(&cfg, wl, &o,
+					systems ? systems : rec ? ng_cmp_default_rec
+								: ng_cmp_default,
 				     sweep, fmt);
 	}
 	ret = ng_system_create(&sys, &cfg, err, sizeof(err));

@@ -16,23 +16,31 @@
 #include "bench.h"
 #include "commands.h"
 #include "ngemu/config.h"
+#include "ngemu/model/dir.h"
 #include "ngemu/runtime/system.h"
 #include "ngemu/util/format.h"
 #include "ngemu/util/json.h"
 #include "ngemu/workloads/workload.h"
 
 static const struct cmp_system cmp_systems[] = {
-	{ "numa-gpu", "NUMA-GPU: L2 caching of remote lines only", "0", NULL, "none" },
-	{ "repl-ro", "NUMA-GPU + replication of read-only shared pages", "0", NULL, "ro" },
-	{ "carve-none", "CARVE, no coherence (upper bound; stale data possible)", "keep", "none", "none" },
-	{ "carve-swc", "CARVE, software coherence (epoch flush per kernel)", "keep", "swc", "none" },
-	{ "carve-hwc", "CARVE, GPU-VI hardware coherence with IMST", "keep", "hwc", "none" },
-	{ "ideal", "every access local, zero coherence cost (replicate all)", "0", NULL, "all" },
+	{ "numa-gpu", "NUMA-GPU: L2 caching of remote lines only", "0", NULL, "none", "off", 1, false },
+	{ "repl-ro", "NUMA-GPU + replication of read-only shared pages", "0", NULL, "ro", "off", 1, false },
+	{ "carve-none", "CARVE, no coherence (upper bound; stale data possible)", "keep", "none", "none", "off", 1, false },
+	{ "carve-swc", "CARVE, software coherence (epoch flush per kernel)", "keep", "swc", "none", "off", 1, false },
+	{ "carve-hwc", "CARVE, GPU-VI hardware coherence with IMST", "keep", "hwc", "none", "off", 1, false },
+	{ "ideal", "every access local, zero coherence cost (replicate all)", "0", NULL, "all", "off", 1, false },
+	/* REC (JSA 2025) Fig. 11: the L2's directory, organized four ways */
+	{ "dir", "REC's baseline: a per-line directory at each home", "0", NULL, "none", "dir", 1, true },
+	{ "dir-2x", "the per-line directory with twice the entries", "0", NULL, "none", "dir", 2, true },
+	{ "hmg", "HMG: one entry per 4 lines, one sharer field", "0", NULL, "none", "hmg", 1, true },
+	{ "rec", "REC: range-coalesced entries (rec-range)", "0", NULL, "none", "rec", 1, true },
+	{ "l2-swc", "the L2 drops remote lines at kernel boundaries (no directory)", "0", NULL, "none", "off", 1, true },
 };
 
 #define CMP_NSYS (sizeof(cmp_systems) / sizeof(cmp_systems[0]))
 _Static_assert(CMP_NSYS <= CMP_NSYS_MAX, "bench.h's CMP_NSYS_MAX holds them");
 const char ng_cmp_default[] = "numa-gpu,repl-ro,carve-swc,carve-hwc,carve-none,ideal";
+const char ng_cmp_default_rec[] = "dir,dir-2x,hmg,rec";
 
 /*
  * The scaled regime the compare mode starts from (Documentation/carve.rst):
@@ -49,14 +57,50 @@ const unsigned int ng_cmp_nscaled = sizeof(ng_cmp_scaled) / sizeof(ng_cmp_scaled
 _Static_assert(sizeof(ng_cmp_scaled) / sizeof(ng_cmp_scaled[0]) <= NG_CMP_MAX_SCALED,
 	       "cmd_bench.c's argument array has room for NG_CMP_MAX_SCALED");
 
-struct cmp_row {
-	char sweep[48];
-	const struct cmp_system *sys;
-	struct ng_bench_result r;
-	double norm;			/* modeled time / the ideal's */
-	double vs_numa;			/* numa-gpu time / this one's */
-	uint64_t inv_msgs;
+/*
+ * REC's regime (Documentation/rec.rst): the rec preset with its caches
+ * and directory at 1/8 of REC Table 2 (L2 2 MB -> 256 KB, 8K entries ->
+ * 1K, L1 16 KB -> 2 KB per CU), for footprints about 1/8 of Table 3's.
+ */
+const char *const ng_cmp_scaled_rec[] = {
+	"--system", "rec", "--l2-size", "256K", "--dir-entries", "1024",
+	"--l1-size", "2K", "--mem-per-gpu", "64M", "--deterministic",
 };
+
+const unsigned int ng_cmp_nscaled_rec = sizeof(ng_cmp_scaled_rec) /
+					sizeof(ng_cmp_scaled_rec[0]);
+_Static_assert(sizeof(ng_cmp_scaled_rec) / sizeof(ng_cmp_scaled_rec[0]) <=
+	       NG_CMP_MAX_SCALED,
+	       "cmd_bench.c's argument array has room for NG_CMP_MAX_SCALED");
+
+bool ng_cmp_is_rec(int argc, char **argv)
+{
+	const char *systems = NULL, *preset = NULL;
+
+	for (int i = 1; i < argc; i++) {
+		const char **v = !strncmp(argv[i], "--systems", 9) ? &systems :
+				 !strncmp(argv[i], "--system", 8) ? &preset : NULL;
+		const char *a = argv[i], *eq = strchr(a, '=');
+
+		if (!v || (strcmp(a, "--systems") && strcmp(a, "--system") &&
+			   !eq))
+			continue;
+		*v = eq ? eq + 1 : i + 1 < argc ? argv[i + 1] : NULL;
+	}
+	if (!systems)
+		return preset && !strcmp(preset, "rec");
+	for (const char *p = systems; *p;) {
+		size_t len = strcspn(p, ",");
+		const struct cmp_system *s = ng_cmp_find(p, len);
+
+		if (s && s->rec)
+			return true;
+		p += len;
+		if (*p)
+			p++;
+	}
+	return false;
+}
 
 const struct cmp_system *ng_cmp_find(const char *name, size_t len)
 {
@@ -80,6 +124,12 @@ int ng_cmp_apply(struct ng_config *c, const struct cmp_system *s,
 		ret = ng_config_set(c, "rdc-size", v, err, errlen);
 	if (!ret && s->coherence)
 		ret = ng_config_set(c, "coherence", s->coherence, err, errlen);
+	if (!ret && s->directory)
+		ret = ng_config_set(c, "directory", s->directory, err, errlen);
+	if (!ret && s->dir_scale > 1)
+		c->dir_entries *= s->dir_scale;
+	if (!ret)
+		ret = ng_config_validate(c, err, errlen);
 	return ret;
 }
 
@@ -183,6 +233,8 @@ static void cmp_print_json(const struct ng_config *cfg, const struct cmp_row *ro
 		ng_json_kv_uint(&j, "repl_bytes", w->r.repl_bytes);
 		ng_json_kv_uint(&j, "footprint", w->r.footprint);
 		ng_json_kv_uint(&j, "fallback_bytes", w->r.fallback_bytes);
+		if (w->sys->rec)
+			ng_cmp_rec_json(&j, w, ng_cmp_rec_ref(rows, n, w));
 		ng_json_key(&j, "counters");
 		ng_bench_counters_json(&j, &w->r.total);
 		ng_json_object_end(&j);
@@ -202,7 +254,7 @@ unsigned int ng_cmp_systems(const char *list,
 		const struct cmp_system *s = ng_cmp_find(p, len);
 
 		if (!s) {
-			ng_usage_error("bench", "--systems: unknown system '%.*s' (known: numa-gpu, repl-ro, carve-none, carve-swc, carve-hwc, ideal)",
+			ng_usage_error("bench", "--systems: unknown system '%.*s' (known: numa-gpu, repl-ro, carve-none, carve-swc, carve-hwc, ideal; REC: dir, dir-2x, hmg, rec, l2-swc)",
 				       (int)len, p);
 			return 0;
 		}
@@ -228,6 +280,7 @@ int ng_bench_compare(const struct ng_config *base,
 	const char *values[32];
 	unsigned int nsel = 0, nval = 0, nrows = 0, failed = 0;
 	struct cmp_row *rows;
+	bool rec = false;
 	int ret = NG_EXIT_OK;
 
 	nsel = ng_cmp_systems(systems, sel);
@@ -275,6 +328,7 @@ int ng_bench_compare(const struct ng_config *base,
 			}
 			snprintf(w->sweep, sizeof(w->sweep), "%s", values[v]);
 			w->sys = sel[i];
+			w->cfg = c;
 			if (ng_system_create(&sys, &c, err, sizeof(err))) {
 				fprintf(stderr, "ngemu bench: %s: %s\n", sel[i]->name, err);
 				free(rows);
@@ -290,7 +344,8 @@ int ng_bench_compare(const struct ng_config *base,
 			w->inv_msgs = w->r.total.v[NG_CTR_INV_MSGS];
 			if (!strcmp(sel[i]->name, "ideal"))
 				ideal = w->r.modeled_s;
-			if (!strcmp(sel[i]->name, "numa-gpu"))
+			/* REC's figures are relative to its baseline, dir */
+			if (!strcmp(sel[i]->name, sel[i]->rec ? "dir" : "numa-gpu"))
 				numa = w->r.modeled_s;
 			if (!w->r.verified) {
 				failed++;
@@ -309,10 +364,25 @@ int ng_bench_compare(const struct ng_config *base,
 					  numa / rows[i].r.modeled_s : 0;
 		}
 	}
+	for (unsigned int i = 0; i < nsel; i++)
+		rec |= sel[i]->rec;
 	if (fmt == 1) {
 		cmp_print_json(base, rows, nrows, key[0] ? key : NULL);
+	} else if (fmt == 2 && rec) {
+		ng_cmp_rec_csv(rows, nrows, key[0] ? key : NULL);
 	} else if (fmt == 2) {
 		cmp_print_csv(rows, nrows, key[0] ? key : NULL);
+	} else if (rec) {
+		char b1[32], b2[32];
+
+		printf("ngemu bench --compare %s: %u GPUs, L1 %s/CU, L2 %s/GPU, %u directory entries (%u-way, %s), link %g GB/s%s\n",
+		       wl->name, base->gpus,
+		       ng_format_bytes(base->l1_size, b1, sizeof(b1)),
+		       ng_format_bytes(base->l2_size, b2, sizeof(b2)),
+		       base->dir_entries, base->dir_ways,
+		       ng_dir_policy_names[base->dir_policy], base->link_bw,
+		       base->deterministic ? ", deterministic" : "");
+		ng_cmp_rec_human(rows, nrows, key[0] ? key : NULL);
 	} else {
 		char b1[32], b2[32];
 
