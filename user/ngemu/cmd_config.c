@@ -7,7 +7,9 @@
 #include "commands.h"
 #include "ngemu/config.h"
 #include "ngemu/model/component.h"
+#include "ngemu/model/dir.h"
 #include "ngemu/util/counters.h"
+#include "ngemu/util/format.h"
 
 static void config_usage(FILE *out)
 {
@@ -102,6 +104,23 @@ static void print_components(const struct ng_config *c)
 	}
 }
 
+/* A directory's entry format and storage (REC Table 1), as comments. */
+static void print_directory(const struct ng_config *c)
+{
+	struct ng_dir_geom g;
+	char b1[32], b2[32];
+
+	if (!ng_dir_enabled(c) || ng_dir_geometry(c, &g, NULL, 0))
+		return;
+	printf("# derived: directory entry %u bits (%u base, %u position, %u x %u sharer, 1 valid), covering %s\n",
+	       g.bits, g.base_bits, g.pos_bits, g.groups, g.sharers,
+	       ng_format_bytes(1ULL << g.range_shift, b1, sizeof(b1)));
+	printf("# derived: directory storage %u entries x %u bits = %s per GPU (%.1f%% of the L2)\n",
+	       c->dir_entries, g.bits,
+	       ng_format_bytes(g.storage_bits / 8, b2, sizeof(b2)),
+	       100.0 * (double)g.storage_bits / 8 / (double)c->l2_size);
+}
+
 int ng_cmd_config(int argc, char **argv)
 {
 	char *rest[256];
@@ -146,5 +165,6 @@ int ng_cmd_config(int argc, char **argv)
 		return NG_EXIT_OK;
 	}
 	ng_config_print(&cfg, stdout);
+	print_directory(&cfg);
 	return NG_EXIT_OK;
 }
