@@ -344,6 +344,26 @@ TEST_F(rec, remote_write_leaves_the_writer_the_only_sharer)
 	EXPECT_EQ(1, ctr(self, NG_CTR_DIR_INV_WRITE));
 }
 
+/*
+ * Two GPUs write different words of one remote line in one interval, in
+ * host order opposite to modeled order: the later writer's L2 took the
+ * line before the earlier write reached the home, so its copy goes too.
+ */
+TEST_F(rec, same_interval_writers_keep_no_stale_copy)
+{
+	up(_metadata, self, NG_DIR_REC, 64, 8, 0);
+	self->sm[1].now = 1000 * NG_TICKS_PER_NS;	/* later in modeled time */
+	store(&self->sm[1], &self->p[W(6)], 1);		/* first in host time */
+	store(&self->sm[2], &self->p[W(6) + 1], 2);
+	settle(self);
+	/* each saw the other's write in the interval */
+	EXPECT_EQ(2, ctr(self, NG_CTR_DIR_RACE));
+	EXPECT_EQ(1, load(&self->sm[1], &self->p[W(6)]));
+	EXPECT_EQ(2, load(&self->sm[1], &self->p[W(6) + 1]));
+	EXPECT_EQ(2, load(&self->sm[2], &self->p[W(6) + 1]));
+	EXPECT_EQ(1, load(&self->sm[2], &self->p[W(6)]));
+}
+
 TEST_F(rec, eviction_invalidates_every_recorded_line)
 {
 	/* one set of one way: a second range evicts the first */

@@ -69,10 +69,15 @@ static void dualopt(struct ng_config *c)
 /*
  * REC Table 2: 16 KB 4-way L1 per CU, 2 MB 16-way L2, 64 B lines, an 8K-
  * entry 8-way directory per GPU with 1 KB ranges, 4 GB HBM at 1 TB/s,
- * 300 GB/s bidirectional links; no RDC.
+ * 300 GB/s bidirectional links; no RDC. REC ran MGPUSim's unified multi-
+ * GPU mode, which the paper does not describe: there the driver gives
+ * each GPU a contiguous range of a kernel's work-groups (batch) and
+ * allocates memory a 4 KB page at a time round-robin over the GPUs (cgp;
+ * mgpusim driver.go distributeWGToGPUs, device.go allocateUnifiedGPUPage).
  */
 static void rec(struct ng_config *c)
 {
+	c->placement = NG_PLACE_CGP;
 	c->line = 64;
 	c->l1_size = 16 << 10;
 	c->l2_size = 2 << 20;
@@ -106,7 +111,7 @@ static const struct preset presets[] = {
 	  "DualOpt (locality-aware remote access optimizations)",
 	  "none of DualOpt's mechanisms is built yet (fine-grained remote transfers, CoDec coalescing, RDMA cache, decision engine): the preset sets the paper's parameters only",
 	  dualopt },
-	{ "rec", "REC Table 2: 4 GPUs, 64 B lines, 16 KB L1 per CU, 2 MB L2, 8K-entry directory of 1 KB ranges, 300 GB/s links (150 each way), 1 TB/s HBM",
+	{ "rec", "REC Table 2: 4 GPUs, 64 B lines, 16 KB L1 per CU, 2 MB L2, 8K-entry directory of 1 KB ranges, 300 GB/s links (150 each way), 1 TB/s HBM; 4 KB pages round-robin, work-groups in contiguous ranges (MGPUSim's unified mode)",
 	  "REC (JSA 2025)",
 	  "the L1 instruction and scalar caches; the L2 caches remote lines only (local data goes to memory)",
 	  rec },

@@ -28,11 +28,12 @@
  * end (phase 0, by the home's own thread, in order of arrival time), the
  * invalidations reach the sharers' caches in phase 1. A local write looks
  * at the directory as the interval found it (only the home's own thread
- * reads it meanwhile). A reader that fetched a line in the interval in
- * which another GPU wrote it may hold the data in host order rather than
- * modeled order (or, for a local write to a line nobody held when the
- * interval began, miss the invalidation): its copy is dropped too
- * (dir.race_invals, no link cost). The lines written in an interval are
+ * reads it meanwhile). A GPU that copied a line into its L2 (reading it,
+ * or writing part of it) in the interval in which another GPU wrote it
+ * may hold the data in host order rather than modeled order (or, for a
+ * local write to a line nobody held when the interval began, miss the
+ * invalidation): its copy is dropped too (dir.race_invals, no link
+ * cost). The lines written in an interval are
  * kept exactly, per home, so that no other line is dropped.
  */
 #include <errno.h>
@@ -412,12 +413,6 @@ static void apply(struct dir *d, unsigned int home, const struct dir_ev *ev)
 	switch (ev->kind) {
 	case EV_READ:
 		ng_dirent_set_group(g, st, e, p, true, sharers_of(home, held | me));
-		/* see the top: a same-interval write may have raced it */
-		if (ws_get(&d->written[home], ev->li) & ~me) {
-			inv_add(&d->inv[home][ev->gpu], ev->li << INV_SHIFT |
-				(d->coarse ? INV_REGION : 0) | INV_RACE);
-			d->m->gctr[home].v[NG_CTR_DIR_RACE]++;
-		}
 		break;
 	case EV_RWRITE:
 		if (held & ~me)
@@ -431,7 +426,17 @@ static void apply(struct dir *d, unsigned int home, const struct dir_ev *ev)
 		ng_dirent_set_group(g, st, e, p, false, 0);
 		if (!any_position(d, home, e))
 			ng_dirent_clear(g, st, e);
-		break;
+		return;
+	}
+	/*
+	 * See the top: the copy a reader (or a writer, whose L2 took the
+	 * line as the home had it) made may miss another GPU's write of
+	 * the same interval, whatever their order.
+	 */
+	if (ws_get(&d->written[home], ev->li) & ~me) {
+		inv_add(&d->inv[home][ev->gpu], ev->li << INV_SHIFT |
+			(d->coarse ? INV_REGION : 0) | INV_RACE);
+		d->m->gctr[home].v[NG_CTR_DIR_RACE]++;
 	}
 }
 
