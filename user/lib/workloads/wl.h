@@ -218,6 +218,70 @@ static inline bool wl_check_f32(struct ng_bench_result *r, const char *what,
 	return true;
 }
 
+/*
+ * Lanes [lo, hi) of @w load a[i0 + lane] (float): the whole warp with the
+ * zero-copy form, else a narrower warp (the other lanes inactive, as a
+ * kernel's bound check makes them); the data is at buf[lane] then.
+ */
+static inline const float *wl_ld_lanes(struct ng_warp *w, const float *a,
+				       int64_t i0, unsigned int lo,
+				       unsigned int hi, float *buf)
+{
+	struct ng_warp t = *w;
+
+	if (lo == 0 && hi == w->nlanes)
+		return ng_ld_contig_ref(w, a + i0, 4, buf);
+	t.nlanes = hi - lo;
+	t.active = (1u << t.nlanes) - 1;
+	ng_ld_contig(&t, a + i0 + lo, 4, buf + lo);
+	if (t.ready > w->ready)
+		w->ready = t.ready;
+	return buf;
+}
+
+/* Lanes [lo, hi) of @w store buf[lane] at a[i0 + lane]. */
+static inline void wl_st_lanes(struct ng_warp *w, float *a, uint64_t i0,
+			       unsigned int lo, unsigned int hi,
+			       const float *buf)
+{
+	struct ng_warp t = *w;
+
+	t.nlanes = hi - lo;
+	t.active = t.nlanes == NG_WARP ? ~0u : (1u << t.nlanes) - 1;
+	ng_st_contig(&t, a + i0 + lo, 4, buf + lo);
+	if (t.ready > w->ready)
+		w->ready = t.ready;
+}
+
+/* Lane @lane of @w alone loads the float at @a. */
+static inline float wl_ld1(struct ng_warp *w, unsigned int lane, const float *a)
+{
+	uintptr_t addr[NG_WARP] = { 0 };
+	float buf[NG_WARP] = { 0 };
+	struct ng_warp t = *w;
+
+	addr[lane] = (uintptr_t)a;
+	t.active = 1u << lane;
+	ng_ld(&t, addr, 4, buf);
+	if (t.ready > w->ready)
+		w->ready = t.ready;
+	return buf[lane];
+}
+
+/* Lane @lane of @w alone stores @v at @a. */
+static inline void wl_st1(struct ng_warp *w, unsigned int lane, float *a,
+			  float v)
+{
+	uintptr_t addr[NG_WARP] = { 0 };
+	float buf[NG_WARP] = { 0 };
+	struct ng_warp t = *w;
+
+	addr[lane] = (uintptr_t)a;
+	buf[lane] = v;
+	t.active = 1u << lane;
+	ng_st(&t, addr, 4, buf);
+}
+
 /* splitmix64: the random stream of every workload, from the seed. */
 static inline uint64_t wlc_hash(uint64_t x)
 {

@@ -64,19 +64,6 @@ static float sc_pixel(uint64_t seed, uint64_t y, uint64_t x)
 	return (float)(wlc_hash(seed * 0x5c5c + (y << 32) + x) & 255);
 }
 
-/* One lane of @w stores v at a (the others inactive). */
-static void sc_st1(struct ng_warp *w, unsigned int lane, float *a, float v)
-{
-	uintptr_t addr[NG_WARP] = { 0 };
-	float buf[NG_WARP] = { 0 };
-	struct ng_warp t = *w;
-
-	addr[lane] = (uintptr_t)a;
-	buf[lane] = v;
-	t.active = 1u << lane;
-	ng_st(&t, addr, 4, buf);
-}
-
 /*
  * Untimed: each work-item writes the input pixel under its output pixel
  * (and the zero padding next to it on the image's edges) and a zero
@@ -103,9 +90,9 @@ static void sc_init(struct ng_block *b, void *p)
 			ng_st_contig(&w, row + a->xw + x0 + 1, 4, z);
 		for (int dy = y == 0 ? -1 : 0; dy <= (y + 1 == a->h); dy++) {
 			if (x0 == 0)
-				sc_st1(&w, 0, row + dy * (int64_t)a->xw, 0.0f);
+				wl_st1(&w, 0, row + dy * (int64_t)a->xw, 0.0f);
 			if (x0 + NG_WARP == a->w)
-				sc_st1(&w, NG_WARP - 1,
+				wl_st1(&w, NG_WARP - 1,
 				       row + dy * (int64_t)a->xw + a->w + 1, 0.0f);
 		}
 		ng_st_contig(&w, a->out + tid, 4, z);

@@ -70,37 +70,6 @@ static float c2d_point(const float v[9])
 	return s;
 }
 
-/*
- * Lanes [lo, hi) of @w load a[i0 + lane]: the whole warp with the
- * zero-copy form, else a narrower warp (the border lanes inactive).
- */
-static const float *c2d_ld(struct ng_warp *w, const float *a, int64_t i0,
-			   unsigned int lo, unsigned int hi, float *buf)
-{
-	struct ng_warp t = *w;
-
-	if (lo == 0 && hi == w->nlanes)
-		return ng_ld_contig_ref(w, a + i0, 4, buf);
-	t.nlanes = hi - lo;
-	t.active = (1u << t.nlanes) - 1;
-	ng_ld_contig(&t, a + i0 + lo, 4, buf + lo);
-	if (t.ready > w->ready)
-		w->ready = t.ready;
-	return buf;
-}
-
-static void c2d_st(struct ng_warp *w, float *a, uint64_t i0, unsigned int lo,
-		   unsigned int hi, const float *buf)
-{
-	struct ng_warp t = *w;
-
-	t.nlanes = hi - lo;
-	t.active = t.nlanes == NG_WARP ? ~0u : (1u << t.nlanes) - 1;
-	ng_st_contig(&t, a + i0 + lo, 4, buf + lo);
-	if (t.ready > w->ready)
-		w->ready = t.ready;
-}
-
 /* Untimed: A's values and B's zeros, written by the blocks that use them. */
 static void c2d_init(struct ng_block *b, void *p)
 {
@@ -141,7 +110,7 @@ static void c2d_kernel(struct ng_block *b, void *p)
 			int64_t r = (int64_t)i + (int64_t)(k / 3) - 1;
 			int64_t dx = (int64_t)(k % 3) - 1;
 
-			in[k] = c2d_ld(&w, a->a, r * (int64_t)a->nj + (int64_t)j0 + dx,
+			in[k] = wl_ld_lanes(&w, a->a, r * (int64_t)a->nj + (int64_t)j0 + dx,
 				       lo, hi, buf[k]);
 		}
 		for (unsigned int l = lo; l < hi; l++) {
@@ -150,7 +119,7 @@ static void c2d_kernel(struct ng_block *b, void *p)
 			o[l] = c2d_point(v);
 		}
 		ng_warp_compute(&w, C2D_INSTS);
-		c2d_st(&w, a->b, i * a->nj + j0, lo, hi, o);
+		wl_st_lanes(&w, a->b, i * a->nj + j0, lo, hi, o);
 	}
 }
 

@@ -64,37 +64,6 @@ static float j2d_point(float c, float w, float e, float s, float nn)
 	return 0.2f * (c + w + e + s + nn);
 }
 
-/*
- * Lanes [lo, hi) of @w load a[i0 + lane]: the whole warp with the
- * zero-copy form, else a narrower warp (the border lanes inactive).
- */
-static const float *j2d_ld(struct ng_warp *w, const float *a, int64_t i0,
-			   unsigned int lo, unsigned int hi, float *buf)
-{
-	struct ng_warp t = *w;
-
-	if (lo == 0 && hi == w->nlanes)
-		return ng_ld_contig_ref(w, a + i0, 4, buf);
-	t.nlanes = hi - lo;
-	t.active = (1u << t.nlanes) - 1;
-	ng_ld_contig(&t, a + i0 + lo, 4, buf + lo);
-	if (t.ready > w->ready)
-		w->ready = t.ready;
-	return buf;
-}
-
-static void j2d_st(struct ng_warp *w, float *a, uint64_t i0, unsigned int lo,
-		   unsigned int hi, const float *buf)
-{
-	struct ng_warp t = *w;
-
-	t.nlanes = hi - lo;
-	t.active = t.nlanes == NG_WARP ? ~0u : (1u << t.nlanes) - 1;
-	ng_st_contig(&t, a + i0 + lo, 4, buf + lo);
-	if (t.ready > w->ready)
-		w->ready = t.ready;
-}
-
 /* Untimed: init_array's A and B, written by the blocks that use them. */
 static void j2d_init(struct ng_block *b, void *p)
 {
@@ -145,15 +114,15 @@ static void j2d_kernel1(struct ng_block *b, void *p)
 			continue;
 		ng_warp_get(b, wi, &w);
 		i0 = (int64_t)(i * a->n + j0);
-		c = j2d_ld(&w, a->a, i0, lo, hi, bc);
-		we = j2d_ld(&w, a->a, i0 - 1, lo, hi, bw);
-		e = j2d_ld(&w, a->a, i0 + 1, lo, hi, be);
-		s = j2d_ld(&w, a->a, i0 + (int64_t)a->n, lo, hi, bs);
-		nn = j2d_ld(&w, a->a, i0 - (int64_t)a->n, lo, hi, bn);
+		c = wl_ld_lanes(&w, a->a, i0, lo, hi, bc);
+		we = wl_ld_lanes(&w, a->a, i0 - 1, lo, hi, bw);
+		e = wl_ld_lanes(&w, a->a, i0 + 1, lo, hi, be);
+		s = wl_ld_lanes(&w, a->a, i0 + (int64_t)a->n, lo, hi, bs);
+		nn = wl_ld_lanes(&w, a->a, i0 - (int64_t)a->n, lo, hi, bn);
 		for (unsigned int l = lo; l < hi; l++)
 			o[l] = j2d_point(c[l], we[l], e[l], s[l], nn[l]);
 		ng_warp_compute(&w, J2D_INSTS1);
-		j2d_st(&w, a->b, (uint64_t)i0, lo, hi, o);
+		wl_st_lanes(&w, a->b, (uint64_t)i0, lo, hi, o);
 	}
 }
 
@@ -173,9 +142,9 @@ static void j2d_kernel2(struct ng_block *b, void *p)
 		if (i == 0 || i + 1 >= a->n)
 			continue;
 		ng_warp_get(b, wi, &w);
-		v = j2d_ld(&w, a->b, (int64_t)(i * a->n + j0), lo, hi, bv);
+		v = wl_ld_lanes(&w, a->b, (int64_t)(i * a->n + j0), lo, hi, bv);
 		ng_warp_compute(&w, J2D_INSTS2);
-		j2d_st(&w, a->a, i * a->n + j0, lo, hi, v);
+		wl_st_lanes(&w, a->a, i * a->n + j0, lo, hi, v);
 	}
 }
 

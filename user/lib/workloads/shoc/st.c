@@ -79,33 +79,6 @@ static float st_point(float c, float n, float s, float e, float w, float ne,
 	return ST_W_CENTER * c + ST_W_CARDINAL * card + ST_W_DIAGONAL * diag;
 }
 
-/* One lane of @w loads or stores the float at @a. */
-static float st_ld1(struct ng_warp *w, unsigned int lane, const float *a)
-{
-	uintptr_t addr[NG_WARP] = { 0 };
-	float buf[NG_WARP] = { 0 };
-	struct ng_warp t = *w;
-
-	addr[lane] = (uintptr_t)a;
-	t.active = 1u << lane;
-	ng_ld(&t, addr, 4, buf);
-	if (t.ready > w->ready)
-		w->ready = t.ready;
-	return buf[lane];
-}
-
-static void st_st1(struct ng_warp *w, unsigned int lane, float *a, float v)
-{
-	uintptr_t addr[NG_WARP] = { 0 };
-	float buf[NG_WARP] = { 0 };
-	struct ng_warp t = *w;
-
-	addr[lane] = (uintptr_t)a;
-	buf[lane] = v;
-	t.active = 1u << lane;
-	ng_st(&t, addr, 4, buf);
-}
-
 /*
  * Untimed, with the stencil's grid: each thread writes its strip of both
  * matrices (the interior's values in cur, zeros in next), the halo rows
@@ -135,12 +108,12 @@ static void st_init(struct ng_block *b, void *p)
 			ng_st_contig(&w, row + col + 1, 4, v);
 			ng_st_contig(&w, nrow + col + 1, 4, z);
 			if (col == 0) {
-				st_st1(&w, 0, row, 0.0f);
-				st_st1(&w, 0, nrow, 0.0f);
+				wl_st1(&w, 0, row, 0.0f);
+				wl_st1(&w, 0, nrow, 0.0f);
 			}
 			if (col + NG_WARP == a->cols) {
-				st_st1(&w, NG_WARP - 1, row + a->cols + 1, 0.0f);
-				st_st1(&w, NG_WARP - 1, nrow + a->cols + 1, 0.0f);
+				wl_st1(&w, NG_WARP - 1, row + a->cols + 1, 0.0f);
+				wl_st1(&w, NG_WARP - 1, nrow + a->cols + 1, 0.0f);
 			}
 		}
 	}
@@ -168,11 +141,11 @@ static void st_kernel(struct ng_block *b, void *p)
 		/* if (lidCol == 0) ... else if (lidCol == lszCol - 1) ... */
 		if (wi == 0)
 			for (unsigned int i = 0; i < ST_LROWS + 2; i++)
-				sh[i * ST_TW] = st_ld1(&w, 0, a->cur + (r0 + i) * a->pitch + c0);
+				sh[i * ST_TW] = wl_ld1(&w, 0, a->cur + (r0 + i) * a->pitch + c0);
 		if (wi + 1 == b->nwarps)
 			for (unsigned int i = 0; i < ST_LROWS + 2; i++)
 				sh[i * ST_TW + ST_TW - 1] =
-					st_ld1(&w, NG_WARP - 1,
+					wl_ld1(&w, NG_WARP - 1,
 					       a->cur + (r0 + i) * a->pitch + c0 + ST_LCOLS + 1);
 		ng_warp_compute(&w, ST_INSTS_LOAD);
 	}
