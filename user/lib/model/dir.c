@@ -85,7 +85,7 @@ struct wset {
 struct dir {
 	struct ng_model *m;
 	struct ng_dir_geom g;
-	unsigned int ngpus, nsets, ways, line_shift, pos_shift;
+	unsigned int ngpus, nsets, ways, line_shift, pos_shift, set_bits;
 	bool fifo, coarse;
 	uintptr_t base;
 	uint64_t flit, words;
@@ -138,6 +138,9 @@ static int dir_create(struct ng_model *m, void **priv, char *err, size_t errlen)
 	d->ngpus = c->gpus;
 	d->ways = c->dir_ways;
 	d->nsets = c->dir_entries / c->dir_ways;
+	/* the index's width: log2 of the sets, rounded up */
+	while ((1u << d->set_bits) < d->nsets)
+		d->set_bits++;
 	d->line_shift = (unsigned int)__builtin_ctz(c->line);
 	d->pos_shift = (unsigned int)__builtin_ctz(d->g.positions);
 	d->fifo = c->dir_policy == NG_DIR_FIFO;
@@ -166,10 +169,16 @@ static uint64_t line_index(const struct dir *d, uintptr_t line)
 	return (line - d->base) >> d->line_shift;
 }
 
+/* The first entry of @base's set (indexed as by physical address). */
+static uint64_t set0(const struct dir *d, uint64_t base)
+{
+	return ng_fold_index(base, d->set_bits) % d->nsets * d->ways;
+}
+
 /* The entry of @home's directory holding @base, or -1. */
 static int64_t find(const struct dir *d, unsigned int home, uint64_t base)
 {
-	uint64_t e0 = base % d->nsets * d->ways;
+	uint64_t e0 = set0(d, base);
 
 	for (unsigned int w = 0; w < d->ways; w++)
 		if (ng_dirent_valid(&d->g, d->st[home], e0 + w) &&
@@ -362,7 +371,7 @@ static void evict(struct dir *d, unsigned int home, uint64_t e, ng_ticks t)
 static uint64_t allocate(struct dir *d, unsigned int home, uint64_t base,
 			 ng_ticks t)
 {
-	uint64_t e0 = base % d->nsets * d->ways, v = e0;
+	uint64_t e0 = set0(d, base), v = e0;
 	uint32_t *stamp = d->stamp[home];
 
 	for (unsigned int w = 0; w < d->ways; w++) {

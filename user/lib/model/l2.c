@@ -53,6 +53,8 @@ struct l2 {
 	struct ng_model *m;
 	unsigned int ngpus, nsets, ways, line, line_shift;
 	uint32_t set_mask;	/* nsets - 1 when a power of two, else 0 */
+	unsigned int set_bits;	/* log2(nsets), rounded up */
+	bool fold;		/* index as by physical address */
 	ng_ticks hit;
 	bool keep;		/* lines live across kernels (HWC, directory) */
 	bool walloc;		/* own stores insert their line (directory) */
@@ -98,6 +100,9 @@ static int l2_create(struct ng_model *m, void **priv, char *err, size_t errlen)
 	l->line_shift = (unsigned int)__builtin_ctz(c->line);
 	if (!(l->nsets & (l->nsets - 1)))
 		l->set_mask = l->nsets - 1;
+	while ((1u << l->set_bits) < l->nsets)
+		l->set_bits++;
+	l->fold = c->directory != NG_DIR_OFF;
 	l->hit = (ng_ticks)(c->l2_latency_ns * NG_TICKS_PER_NS);
 	for (unsigned int g = 0; g < l->ngpus; g++) {
 		struct l2_cache *lc = &l->c[g];
@@ -120,11 +125,17 @@ nomem:
 	return -ENOMEM;
 }
 
-/* Every access indexes a set: a mask, not two divisions, when it can. */
+/*
+ * Every access indexes a set: a mask, not two divisions, when it can.
+ * Under a directory (REC's MGPUSim system) the index folds the upper
+ * bits in, as physical addresses would place lines (ng_fold_index()).
+ */
 static unsigned int set_of(const struct l2 *l, uintptr_t line)
 {
 	uint64_t n = line >> l->line_shift;
 
+	if (l->fold)
+		n = ng_fold_index(n, l->set_bits);
 	return (unsigned int)(l->set_mask ? n & l->set_mask : n % l->nsets);
 }
 

@@ -327,6 +327,24 @@ static inline ng_ticks ng_reserve(struct ng_sm *sm, unsigned int ri,
 	return ng_reserve_dur(sm, ri, t, *dur_out);
 }
 
+/*
+ * A set index for line (or range) number @n in a structure of 2^@bits
+ * sets that hardware indexes by physical address: ngemu's addresses
+ * interleave pages over the GPUs, so the lines one GPU holds (or is home
+ * to) would use only some of the sets; folding the upper bits in (XOR)
+ * spreads them as a GPU's dense physical addresses would.
+ */
+static inline uint64_t ng_fold_index(uint64_t n, unsigned int bits)
+{
+	uint64_t idx = n;
+
+	if (!bits)
+		return 0;
+	for (n >>= bits; n; n >>= bits)
+		idx ^= n;
+	return idx;
+}
+
 /* Set bits; a libgcc call without -mpopcnt, so by hand. */
 static inline unsigned int ng_popcount64(uint64_t x)
 {
