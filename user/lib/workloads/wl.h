@@ -147,14 +147,17 @@ static inline int wlc_alloc(struct wlc *c, struct ng_buf *b, uint64_t bytes,
 	return ng_malloc(c->sp, b, bytes, &ao, c->err, c->errlen);
 }
 
-/* Run a kernel; @timed ones count in the result. */
-static inline int wlc_launch(struct wlc *c, const char *name, ng_kernel_fn fn,
-			     void *args, uint64_t nblocks, unsigned int block,
-			     int only_gpu, bool timed)
+/*
+ * Run a kernel on a @grid of @block threads (y = 0 is taken as 1); @timed
+ * ones count in the result.
+ */
+static inline int wlc_launch_2d(struct wlc *c, const char *name,
+				ng_kernel_fn fn, void *args, struct ng_dim grid,
+				struct ng_dim block, int only_gpu, bool timed)
 {
 	struct ng_launch l = { .name = name, .fn = fn, .args = args,
-			       .grid = { (unsigned int)nblocks, 1 },
-			       .block = { block, 1 }, .only_gpu = only_gpu };
+			       .grid = grid, .block = block,
+			       .only_gpu = only_gpu };
 	struct ng_launch_result lr;
 	int ret = ng_launch(c->sys, &l, &lr);
 
@@ -168,6 +171,16 @@ static inline int wlc_launch(struct wlc *c, const char *name, ng_kernel_fn fn,
 		wl_progress(c->o, ++c->done, c->total);
 	}
 	return 0;
+}
+
+/* The same on a 1-D grid of @nblocks blocks of @block threads. */
+static inline int wlc_launch(struct wlc *c, const char *name, ng_kernel_fn fn,
+			     void *args, uint64_t nblocks, unsigned int block,
+			     int only_gpu, bool timed)
+{
+	return wlc_launch_2d(c, name, fn, args,
+			     (struct ng_dim){ (unsigned int)nblocks, 1 },
+			     (struct ng_dim){ block, 1 }, only_gpu, timed);
 }
 
 /*

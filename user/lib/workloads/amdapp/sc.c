@@ -146,23 +146,7 @@ static int sc_launch(struct wlc *c, const char *name, ng_kernel_fn fn,
 		     struct sc_args *a, unsigned int nblocks, int only_gpu,
 		     bool timed)
 {
-	struct ng_launch l = {
-		.name = name, .fn = fn, .args = a, .grid = { nblocks, 1 },
-		.block = { SC_BLOCK, 1 }, .only_gpu = only_gpu,
-	};
-	struct ng_launch_result lr;
-	int ret = ng_launch(c->sys, &l, &lr);
-
-	if (ret) {
-		ng_seterr(c->err, c->errlen, "sc: launch of %s failed: %s", name,
-			  strerror(-ret));
-		return ret;
-	}
-	if (timed) {
-		wl_add_time(c->r, &lr);
-		wl_progress(c->o, ++c->done, c->total);
-	}
-	return 0;
+	return wlc_launch(c, name, fn, a, nblocks, SC_BLOCK, only_gpu, timed);
 }
 
 /* The CPU reference: the padded image, then the same sums in the same order. */

@@ -126,25 +126,10 @@ static void c2d_kernel(struct ng_block *b, void *p)
 static int c2d_launch(struct wlc *c, const char *name, ng_kernel_fn fn,
 		      struct c2d_args *a, bool timed)
 {
-	struct ng_launch l = {
-		.name = name, .fn = fn, .args = a,
-		.grid = { (unsigned int)(a->nj / C2D_BX),
-			  (unsigned int)(a->ni / C2D_BY) },
-		.block = { C2D_BX, C2D_BY }, .only_gpu = -1,
-	};
-	struct ng_launch_result lr;
-	int ret = ng_launch(c->sys, &l, &lr);
-
-	if (ret) {
-		ng_seterr(c->err, c->errlen, "c2d: launch of %s failed: %s", name,
-			  strerror(-ret));
-		return ret;
-	}
-	if (timed) {
-		wl_add_time(c->r, &lr);
-		wl_progress(c->o, ++c->done, c->total);
-	}
-	return 0;
+	return wlc_launch_2d(c, name, fn, a,
+			     (struct ng_dim){ (unsigned int)(a->nj / C2D_BX),
+					      (unsigned int)(a->ni / C2D_BY) },
+			     (struct ng_dim){ C2D_BX, C2D_BY }, -1, timed);
 }
 
 /* The CPU reference: the same sums in the same order; border 0. */

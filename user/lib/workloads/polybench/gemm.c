@@ -146,25 +146,10 @@ static void gm_kernel(struct ng_block *b, void *p)
 static int gm_launch(struct wlc *c, const char *name, ng_kernel_fn fn,
 		     struct gm_args *a, bool timed)
 {
-	struct ng_launch l = {
-		.name = name, .fn = fn, .args = a,
-		.grid = { (unsigned int)(a->n / GM_BX),
-			  (unsigned int)(a->n / GM_BY) },
-		.block = { GM_BX, GM_BY }, .only_gpu = -1,
-	};
-	struct ng_launch_result lr;
-	int ret = ng_launch(c->sys, &l, &lr);
-
-	if (ret) {
-		ng_seterr(c->err, c->errlen, "gemm: launch of %s failed: %s",
-			  name, strerror(-ret));
-		return ret;
-	}
-	if (timed) {
-		wl_add_time(c->r, &lr);
-		wl_progress(c->o, ++c->done, c->total);
-	}
-	return 0;
+	return wlc_launch_2d(c, name, fn, a,
+			     (struct ng_dim){ (unsigned int)(a->n / GM_BX),
+					      (unsigned int)(a->n / GM_BY) },
+			     (struct ng_dim){ GM_BX, GM_BY }, -1, timed);
 }
 
 static int gm_run(struct ng_system *sys, const struct ng_bench_opts *o,

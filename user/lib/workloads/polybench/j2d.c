@@ -151,25 +151,10 @@ static void j2d_kernel2(struct ng_block *b, void *p)
 static int j2d_launch(struct wlc *c, const char *name, ng_kernel_fn fn,
 		      struct j2d_args *a, bool timed)
 {
-	struct ng_launch l = {
-		.name = name, .fn = fn, .args = a,
-		.grid = { (unsigned int)(a->n / J2D_BX),
-			  (unsigned int)(a->n / J2D_BY) },
-		.block = { J2D_BX, J2D_BY }, .only_gpu = -1,
-	};
-	struct ng_launch_result lr;
-	int ret = ng_launch(c->sys, &l, &lr);
-
-	if (ret) {
-		ng_seterr(c->err, c->errlen, "j2d: launch of %s failed: %s", name,
-			  strerror(-ret));
-		return ret;
-	}
-	if (timed) {
-		wl_add_time(c->r, &lr);
-		wl_progress(c->o, ++c->done, c->total);
-	}
-	return 0;
+	return wlc_launch_2d(c, name, fn, a,
+			     (struct ng_dim){ (unsigned int)(a->n / J2D_BX),
+					      (unsigned int)(a->n / J2D_BY) },
+			     (struct ng_dim){ J2D_BX, J2D_BY }, -1, timed);
 }
 
 /* The CPU reference: PolyBench's runJacobi2DCpu, same sums in the same order. */

@@ -176,25 +176,10 @@ static int st_launch(struct wlc *c, const char *name, ng_kernel_fn fn,
 		     struct st_args *a, bool timed)
 {
 	/* dimGrid(gRows / lRows, gCols / lCols), dimBlock(1, lCols) */
-	struct ng_launch l = {
-		.name = name, .fn = fn, .args = a,
-		.grid = { (unsigned int)(a->rows / ST_LROWS),
-			  (unsigned int)(a->cols / ST_LCOLS) },
-		.block = { 1, ST_LCOLS }, .only_gpu = -1,
-	};
-	struct ng_launch_result lr;
-	int ret = ng_launch(c->sys, &l, &lr);
-
-	if (ret) {
-		ng_seterr(c->err, c->errlen, "st: launch of %s failed: %s", name,
-			  strerror(-ret));
-		return ret;
-	}
-	if (timed) {
-		wl_add_time(c->r, &lr);
-		wl_progress(c->o, ++c->done, c->total);
-	}
-	return 0;
+	return wlc_launch_2d(c, name, fn, a,
+			     (struct ng_dim){ (unsigned int)(a->rows / ST_LROWS),
+					      (unsigned int)(a->cols / ST_LCOLS) },
+			     (struct ng_dim){ 1, ST_LCOLS }, -1, timed);
 }
 
 /*
