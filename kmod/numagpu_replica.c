@@ -4,6 +4,7 @@
  * view's read fault and collapsed (detached, unmapped, freed) before the
  * home page can be written.
  */
+#include <linux/delay.h>
 #include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
@@ -115,8 +116,14 @@ static bool numagpu_replica_wanted(struct numagpu_buffer *buf,
 	       !(ps->accessed_by & BIT(view));
 }
 
-/* Tries at a home that someone holds for a moment (see held_elsewhere) */
-#define NUMAGPU_REPLICA_TRIES	3
+/*
+ * Tries at a home that someone holds for a moment (see held_elsewhere):
+ * another view's fault between its reference and counting itself a
+ * waiter is a window of a few instructions, unless its CPU is preempted
+ * there (a vCPU can be, for milliseconds): the later tries sleep.
+ */
+#define NUMAGPU_REPLICA_TRIES	12
+#define NUMAGPU_REPLICA_SPINS	3
 
 /*
  * Read fault of view @view on a read-mostly page homed elsewhere: map the
@@ -207,7 +214,10 @@ again:
 		unlock_page(home);
 		put_page(home);
 		if (++tries < NUMAGPU_REPLICA_TRIES) {
-			cond_resched();
+			if (tries < NUMAGPU_REPLICA_SPINS)
+				cond_resched();
+			else
+				usleep_range(100, 1000);
 			goto again;
 		}
 		goto give_up;
