@@ -218,6 +218,13 @@ bench-carve: user
 		echo; \
 	done
 
+# REC (Documentation/rec.rst): every REC workload under dir, dir-2x, hmg
+# and rec, normalized to dir, with the averages beside the paper's
+# (~10 s; SIZE=paper/8 for 1/8 of the paper's footprints, ~10 min).
+.PHONY: bench-rec
+bench-rec: user
+	$(Q)tools/bench-rec.sh $(NGEMU) $(BENCH_ARGS)
+
 # What the worker pool's design rests on: a barrier of a thread per SM
 # against the pool's barrier of a thread per CPU and a coroutine switch.
 .PHONY: bench-pool

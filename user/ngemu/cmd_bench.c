@@ -34,7 +34,8 @@ static void bench_usage(FILE *out)
 		"Options:\n"
 		"      --list          list the workloads by suite (with --json: as JSON)\n"
 		"      --size N|paper  bytes per array (e.g. 64M; default per workload), or\n"
-		"                      the footprint the workload's paper used (see --list)\n"
+		"                      the footprint the workload's paper used (see --list);\n"
+		"                      paper/N: 1/N of it (REC's compare regime is paper/8)\n"
 		"      --iters N       timed kernel launches (default per workload)\n"
 		"      --no-native     skip the native run\n"
 		"      --corrupt-one   change one element of the result before verifying it:\n"
@@ -217,6 +218,7 @@ int ng_cmd_bench(int argc, char **argv)
 	const struct ng_workload *wl = NULL;
 	struct ng_system *sys;
 	bool json = false, list = false, prefetch = false, paper = false;
+	unsigned int paper_div = 1;
 	unsigned int agreement = 0;
 	char err[512];
 	int nrest = 0, ret;
@@ -289,10 +291,21 @@ int ng_cmd_bench(int argc, char **argv)
 		} else if (!strcmp(a, "--corrupt-one")) {
 			o.corrupt = true;
 		} else if (!strncmp(a, "--size", 6) && (a[6] == '\0' || a[6] == '=')) {
-			paper = !strcmp(val, "paper");
+			paper = !strncmp(val, "paper", 5);
+			if (paper && val[5]) {
+				char *end;
+				unsigned long n = val[5] == '/' ?
+						  strtoul(val + 6, &end, 10) : 0;
+
+				if (!n || *end || n > 1u << 20)
+					return ng_usage_error("bench",
+							      "--size: '%s' is not paper or paper/N (N a whole number, e.g. paper/8)",
+							      val);
+				paper_div = (unsigned int)n;
+			}
 			if (!paper && (ng_parse_size(val, &o.size) || !o.size))
 				return ng_usage_error("bench",
-						      "--size: '%s' is not a size (e.g. 4096, 64K, 32M, 1G)",
+						      "--size: '%s' is not a size (e.g. 4096, 64K, 32M, 1G), paper or paper/N",
 						      val);
 		} else if (!strncmp(a, "--iters", 7) && (a[7] == '\0' || a[7] == '=')) {
 			char *end;
@@ -322,7 +335,8 @@ int ng_cmd_bench(int argc, char **argv)
 	if (!wl)
 		return ng_usage_error("bench", "which workload? (see --list)");
 	if (paper) {
-		o.size = ng_workload_paper_size(wl);
+		/* whole 4-byte elements */
+		o.size = ng_workload_paper_size(wl) / paper_div / 4 * 4;
 		if (!o.size)
 			return ng_usage_error("bench", "--size paper: no paper gives a size for %s",
 					      wl->name);
