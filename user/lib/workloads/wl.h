@@ -266,6 +266,26 @@ static inline void wl_st_lanes(struct ng_warp *w, float *a, uint64_t i0,
 		w->ready = t.ready;
 }
 
+/*
+ * Every active lane of @w loads the float at @p (A[i][k] in a matrix
+ * product). Coalesced, that is one request for one word of one line:
+ * made here as a one-lane access, the same request for the model at a
+ * fraction of the cost of coalescing 32 equal addresses (the lanes
+ * counter counts one lane).
+ */
+static inline float wl_bcast(struct ng_warp *w, const float *p)
+{
+	struct ng_warp one = *w;
+	const float *v;
+	float buf;
+
+	one.nlanes = 1;
+	one.active = 1;
+	v = ng_ld_contig_ref(&one, p, 4, &buf);
+	w->ready = one.ready;
+	return *v;
+}
+
 /* Lane @lane of @w alone loads the float at @a. */
 static inline float wl_ld1(struct ng_warp *w, unsigned int lane, const float *a)
 {

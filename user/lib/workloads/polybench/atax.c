@@ -62,13 +62,6 @@ static float at_x(uint64_t i)
 	return (float)i * 3.14159f;
 }
 
-/* Every lane of the warp at the same address: a broadcast. */
-static void at_bcast(uintptr_t addr[NG_WARP], const float *p)
-{
-	for (unsigned int l = 0; l < NG_WARP; l++)
-		addr[l] = (uintptr_t)p;
-}
-
 /*
  * Kernel 1's grid: warp wi of block b owns rows i0..i0+31 and writes them
  * whole (contiguous stores, 32 columns at a time: the homes are those of
@@ -109,8 +102,8 @@ static void at_kernel1(struct ng_block *b, void *p)
 	uint64_t n = a->n;
 
 	for (unsigned int wi = 0; wi < b->nwarps; wi++) {
-		float acc[NG_WARP] = { 0 }, av[NG_WARP], xv[NG_WARP];
-		uintptr_t addr[NG_WARP], xa[NG_WARP];
+		float acc[NG_WARP] = { 0 }, av[NG_WARP], xv;
+		uintptr_t addr[NG_WARP];
 		struct ng_warp w;
 		uint64_t i0;
 
@@ -122,10 +115,9 @@ static void at_kernel1(struct ng_block *b, void *p)
 			addr[l] = (uintptr_t)(a->a + (i0 + l) * n);
 		for (uint64_t j = 0; j < n; j++) {
 			ng_ld(&w, addr, 4, av);
-			at_bcast(xa, a->x + j);
-			ng_ld(&w, xa, 4, xv);
+			xv = wl_bcast(&w, a->x + j);
 			for (unsigned int l = 0; l < w.nlanes; l++) {
-				acc[l] += av[l] * xv[l];
+				acc[l] += av[l] * xv;
 				addr[l] += 4;
 			}
 			ng_warp_compute(&w, AT_INSTS_ITER);
@@ -141,8 +133,7 @@ static void at_kernel2(struct ng_block *b, void *p)
 	uint64_t n = a->n;
 
 	for (unsigned int wi = 0; wi < b->nwarps; wi++) {
-		float acc[NG_WARP] = { 0 }, av[NG_WARP], tv[NG_WARP];
-		uintptr_t ta[NG_WARP];
+		float acc[NG_WARP] = { 0 }, av[NG_WARP], tv;
 		const float *row;
 		struct ng_warp w;
 		uint64_t j0;
@@ -153,10 +144,9 @@ static void at_kernel2(struct ng_block *b, void *p)
 		ng_warp_compute(&w, AT_INSTS_THREAD);
 		for (uint64_t i = 0; i < n; i++) {
 			row = ng_ld_contig_ref(&w, a->a + i * n + j0, 4, av);
-			at_bcast(ta, a->tmp + i);
-			ng_ld(&w, ta, 4, tv);
+			tv = wl_bcast(&w, a->tmp + i);
 			for (unsigned int l = 0; l < w.nlanes; l++)
-				acc[l] += row[l] * tv[l];
+				acc[l] += row[l] * tv;
 			ng_warp_compute(&w, AT_INSTS_ITER);
 		}
 		ng_st_contig(&w, a->y + j0, 4, acc);

@@ -74,13 +74,6 @@ static float gm_c(uint64_t n, uint64_t i, uint64_t j)
 	return (float)((i * j + 1) % n) / (float)n;
 }
 
-/* Every lane of the warp at the same address: a broadcast. */
-static void gm_bcast(uintptr_t addr[NG_WARP], const float *p)
-{
-	for (unsigned int l = 0; l < NG_WARP; l++)
-		addr[l] = (uintptr_t)p;
-}
-
 /* Warp @wi of block @b: row i of its lanes, first column j0. */
 static void gm_warp(struct ng_block *b, unsigned int wi, struct ng_warp *w,
 		    uint64_t *i, uint64_t *j0)
@@ -119,8 +112,7 @@ static void gm_kernel(struct ng_block *b, void *p)
 	uint64_t n = a->n;
 
 	for (unsigned int wi = 0; wi < b->nwarps; wi++) {
-		float acc[NG_WARP], bc[NG_WARP], bb[NG_WARP], av[NG_WARP];
-		uintptr_t aa[NG_WARP];
+		float acc[NG_WARP], bc[NG_WARP], bb[NG_WARP], av;
 		const float *cv, *bv;
 		struct ng_warp w;
 		uint64_t i, j0;
@@ -131,11 +123,10 @@ static void gm_kernel(struct ng_block *b, void *p)
 			acc[l] = cv[l] * GM_BETA;
 		ng_warp_compute(&w, GM_INSTS_THREAD);
 		for (uint64_t k = 0; k < n; k++) {
-			gm_bcast(aa, a->a + i * n + k);
-			ng_ld(&w, aa, 4, av);
+			av = wl_bcast(&w, a->a + i * n + k);
 			bv = ng_ld_contig_ref(&w, a->b + k * n + j0, 4, bb);
 			for (unsigned int l = 0; l < w.nlanes; l++)
-				acc[l] += GM_ALPHA * av[l] * bv[l];
+				acc[l] += GM_ALPHA * av * bv[l];
 			ng_warp_compute(&w, GM_INSTS_ITER);
 		}
 		ng_st_contig(&w, a->c + i * n + j0, 4, acc);

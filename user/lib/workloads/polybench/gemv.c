@@ -66,13 +66,6 @@ static float gv_y(float tmp, float y)
 	return GV_ALPHA * tmp + GV_BETA * y;
 }
 
-/* Every lane of the warp at the same address: a broadcast. */
-static void gv_bcast(uintptr_t addr[NG_WARP], const float *p)
-{
-	for (unsigned int l = 0; l < NG_WARP; l++)
-		addr[l] = (uintptr_t)p;
-}
-
 /*
  * The kernel's grid: warp wi of block b owns rows i0..i0+31 and writes
  * them whole (contiguous stores, 32 columns at a time: the homes are
@@ -114,8 +107,8 @@ static void gv_kernel(struct ng_block *b, void *p)
 
 	for (unsigned int wi = 0; wi < b->nwarps; wi++) {
 		float tmp[NG_WARP] = { 0 }, y[NG_WARP] = { 0 };
-		float av[NG_WARP], bv[NG_WARP], xv[NG_WARP];
-		uintptr_t aa[NG_WARP], ba[NG_WARP], xa[NG_WARP];
+		float av[NG_WARP], bv[NG_WARP], xv;
+		uintptr_t aa[NG_WARP], ba[NG_WARP];
 		struct ng_warp w;
 		uint64_t i0;
 
@@ -128,12 +121,11 @@ static void gv_kernel(struct ng_block *b, void *p)
 		}
 		for (uint64_t j = 0; j < n; j++) {
 			ng_ld(&w, aa, 4, av);
-			gv_bcast(xa, a->x + j);
-			ng_ld(&w, xa, 4, xv);
+			xv = wl_bcast(&w, a->x + j);
 			ng_ld(&w, ba, 4, bv);
 			for (unsigned int l = 0; l < w.nlanes; l++) {
-				tmp[l] += av[l] * xv[l];
-				y[l] += bv[l] * xv[l];
+				tmp[l] += av[l] * xv;
+				y[l] += bv[l] * xv;
 				aa[l] += 4;
 				ba[l] += 4;
 			}

@@ -117,7 +117,7 @@ static void lu_kernel1(struct ng_block *b, void *p)
 		ng_warp_compute(&w, LU1_IDX_INSTS);
 		if (!lu_lanes(&w, a, a->c0 + b->idx.x * LU_B1 + w.tid0, &j1))
 			continue;
-		piv = pb_bcast(&w, row + a->k);
+		piv = wl_bcast(&w, row + a->k);
 		v = ng_ld_contig_ref(&w, row + j1, 4, buf);
 		for (unsigned int l = 0; l < w.nlanes; l++)
 			o[l] = lu_div(v[l], piv);
@@ -146,7 +146,7 @@ static void lu_kernel2(struct ng_block *b, void *p)
 			continue;
 		ri = a->a + i * a->n;
 		v = ng_ld_contig_ref(&w, ri + j1, 4, b1);
-		l = pb_bcast(&w, ri + a->k);
+		l = wl_bcast(&w, ri + a->k);
 		u = ng_ld_contig_ref(&w, rk + j1, 4, b2);
 		for (unsigned int t = 0; t < w.nlanes; t++)
 			o[t] = lu_upd(v[t], l, u[t]);

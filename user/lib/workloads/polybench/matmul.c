@@ -89,7 +89,7 @@ static void pb_mm_kernel(struct ng_block *b, void *args)
 	 */
 	for (uint64_t k = 0; k < n; k++) {
 		for (unsigned int wi = 0; wi < PB_WARPS; wi++) {
-			float s = pb_mm_factor(m, pb_bcast(&w[wi],
+			float s = pb_mm_factor(m, wl_bcast(&w[wi],
 							   m->a + i[wi] * n + k));
 
 			v = ng_ld_contig_ref(&w[wi], m->b + k * n + j0, 4, bb);

@@ -3,8 +3,7 @@
  * What the PolyBench/GPU workloads share (private to lib/workloads): their
  * square matrices' side from --size, 2-D launches (PolyBench/GPU's blocks
  * are 32 x 8 threads: a warp is 32 consecutive columns of one row), the
- * broadcast load (every lane reads the same word, A[i][k] in a matrix
- * product) and the matrix product kernel of 2mm and 3mm (matmul.c).
+ * the matrix product kernel of 2mm and 3mm (matmul.c).
  */
 #ifndef NGEMU_LIB_WL_POLYBENCH_H
 #define NGEMU_LIB_WL_POLYBENCH_H
@@ -48,26 +47,6 @@ static inline int pb_launch(struct wlc *c, const char *name, ng_kernel_fn fn,
 {
 	return wlc_launch_2d(c, name, fn, args, (struct ng_dim){ gx, gy },
 			     (struct ng_dim){ bx, by }, -1, timed);
-}
-
-/*
- * Every active lane of @w loads the float at @p, and the value is what the
- * model says the warp read. Coalesced, that is one request for one word of
- * one line: made here as a one-lane access, the same request for the
- * model at a fraction of the cost of coalescing 32 equal addresses (the
- * lanes counter counts one lane).
- */
-static inline float pb_bcast(struct ng_warp *w, const float *p)
-{
-	struct ng_warp one = *w;
-	const float *v;
-	float buf;
-
-	one.nlanes = 1;
-	one.active = 1;
-	v = ng_ld_contig_ref(&one, p, 4, &buf);
-	w->ready = one.ready;
-	return *v;
 }
 
 /*
