@@ -11,8 +11,9 @@ extern const struct ng_workload ng_wl_triad, ng_wl_local_stream,
 	ng_wl_remote_stream, ng_wl_pointer_chase, ng_wl_rwshare,
 	ng_wl_randaccess, ng_wl_hotspot, ng_wl_spmv, ng_wl_bfs;
 /* REC Table 3 */
-extern const struct ng_workload ng_wl_atax, ng_wl_c2d, ng_wl_gemm, ng_wl_gemv,
-	ng_wl_j2d, ng_wl_lu, ng_wl_mm2, ng_wl_mm3, ng_wl_sc, ng_wl_st;
+extern const struct ng_workload ng_wl_atax, ng_wl_c2d, ng_wl_fir, ng_wl_gemm,
+	ng_wl_gemv, ng_wl_j2d, ng_wl_lu, ng_wl_mm2, ng_wl_mm3, ng_wl_pr, ng_wl_sc,
+	ng_wl_st;
 
 const struct ng_workload *const ng_workloads[] = {
 	&ng_wl_triad,		/* stream/triad.c */
@@ -26,12 +27,14 @@ const struct ng_workload *const ng_workloads[] = {
 	&ng_wl_bfs,		/* rodinia/bfs.c */
 	&ng_wl_atax,		/* polybench/atax.c */
 	&ng_wl_c2d,		/* polybench/c2d.c */
+	&ng_wl_fir,		/* heteromark/fir.c */
 	&ng_wl_gemm,		/* polybench/gemm.c */
 	&ng_wl_gemv,		/* polybench/gemv.c */
 	&ng_wl_j2d,		/* polybench/j2d.c */
 	&ng_wl_lu,		/* polybench/lu.c */
 	&ng_wl_mm2,		/* polybench/mm2.c */
 	&ng_wl_mm3,		/* polybench/mm3.c */
+	&ng_wl_pr,		/* heteromark/pr.c */
 	&ng_wl_sc,		/* amdapp/sc.c */
 	&ng_wl_st,		/* shoc/st.c */
 	NULL,
