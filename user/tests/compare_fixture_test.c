@@ -143,6 +143,10 @@ CASE(randaccess, "randaccess");
 CASE(hotspot, "hotspot");
 CASE(spmv, "spmv");
 CASE(bfs, "bfs");
+CASE(st, "st");
+CASE(gemm, "gemm");
+CASE(fir, "fir");
+CASE(lu, "lu");
 
 FIXTURE_SETUP(compare)
 {
