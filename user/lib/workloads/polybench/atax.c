@@ -35,7 +35,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "workloads/wl.h"
+#include "polybench.h"
 
 #define AT_BLOCK	256
 /*
@@ -165,17 +165,9 @@ static int at_run(struct ng_system *sys, const struct ng_bench_opts *o,
 	int ret;
 
 	wlc_init(&c, sys, o, r, err, errlen);
-	/* the largest n x n float matrix in --size, n a multiple of a warp */
-	n = (uint64_t)sqrt((double)(o->size / 4));
-	while (n * n > o->size / 4)
-		n--;
-	n -= n % NG_WARP;
-	if (n < NG_WARP) {
-		ng_seterr(err, errlen,
-			  "atax: size must hold a %u x %u matrix of floats (%u bytes) at least",
-			  NG_WARP, NG_WARP, NG_WARP * NG_WARP * 4);
-		return -EINVAL;
-	}
+	ret = pb_side(o->size, "atax", err, errlen, &n);
+	if (ret)
+		return ret;
 	a.n = n;
 	nblocks = (n + AT_BLOCK - 1) / AT_BLOCK;
 	ret = wlc_alloc(&c, &ba, n * n * 4, -1);

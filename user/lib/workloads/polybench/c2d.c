@@ -32,7 +32,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "workloads/wl.h"
+#include "polybench.h"
 
 #define C2D_BX		32	/* DIM_THREAD_BLOCK_X: columns per block */
 #define C2D_BY		8	/* DIM_THREAD_BLOCK_Y: rows per block */
@@ -158,16 +158,9 @@ static int c2d_run(struct ng_system *sys, const struct ng_bench_opts *o,
 	int ret;
 
 	wlc_init(&c, sys, o, r, err, errlen);
-	side = (uint64_t)sqrt((double)(o->size / 4));
-	while (side * side > o->size / 4)
-		side--;
-	side = side / C2D_BX * C2D_BX;
-	if (side < C2D_BX) {
-		ng_seterr(err, errlen,
-			  "c2d: size must hold a %u x %u matrix of floats (%u bytes) at least",
-			  C2D_BX, C2D_BX, C2D_BX * C2D_BX * 4);
-		return -EINVAL;
-	}
+	ret = pb_side(o->size, "c2d", err, errlen, &side);
+	if (ret)
+		return ret;
 	a.ni = a.nj = side;
 	a.seed = c.cfg->seed;
 	n = side * side;

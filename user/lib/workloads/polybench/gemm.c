@@ -36,7 +36,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "workloads/wl.h"
+#include "polybench.h"
 
 #define GM_BX		32	/* DIM_THREAD_BLOCK_X */
 #define GM_BY		8	/* DIM_THREAD_BLOCK_Y */
@@ -155,17 +155,9 @@ static int gm_run(struct ng_system *sys, const struct ng_bench_opts *o,
 	int ret;
 
 	wlc_init(&c, sys, o, r, err, errlen);
-	/* the largest n x n float matrix in --size, n a multiple of 32 x 8 */
-	n = (uint64_t)sqrt((double)(o->size / 4));
-	while (n * n > o->size / 4)
-		n--;
-	n -= n % GM_BX;
-	if (n < GM_BX) {
-		ng_seterr(err, errlen,
-			  "gemm: size must hold a %u x %u matrix of floats (%u bytes) at least",
-			  GM_BX, GM_BX, GM_BX * GM_BX * 4);
-		return -EINVAL;
-	}
+	ret = pb_side(o->size, "gemm", err, errlen, &n);
+	if (ret)
+		return ret;
 	a.n = n;
 	nn = n * n;
 	ret = wlc_alloc(&c, &ba, nn * 4, -1);

@@ -32,7 +32,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "workloads/wl.h"
+#include "polybench.h"
 
 #define GV_BLOCK	256
 #define GV_ALPHA	43532.0f
@@ -152,17 +152,9 @@ static int gv_run(struct ng_system *sys, const struct ng_bench_opts *o,
 	int ret;
 
 	wlc_init(&c, sys, o, r, err, errlen);
-	/* the largest n x n float matrix in --size, n a multiple of a warp */
-	n = (uint64_t)sqrt((double)(o->size / 4));
-	while (n * n > o->size / 4)
-		n--;
-	n -= n % NG_WARP;
-	if (n < NG_WARP) {
-		ng_seterr(err, errlen,
-			  "gemv: size must hold a %u x %u matrix of floats (%u bytes) at least",
-			  NG_WARP, NG_WARP, NG_WARP * NG_WARP * 4);
-		return -EINVAL;
-	}
+	ret = pb_side(o->size, "gemv", err, errlen, &n);
+	if (ret)
+		return ret;
 	a.n = n;
 	nblocks = (n + GV_BLOCK - 1) / GV_BLOCK;
 	ret = wlc_alloc(&c, &ba, n * n * 4, -1);

@@ -30,7 +30,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "workloads/wl.h"
+#include "polybench.h"
 
 #define J2D_BX		32	/* DIM_THREAD_BLOCK_X: columns per block */
 #define J2D_BY		8	/* DIM_THREAD_BLOCK_Y: rows per block */
@@ -191,16 +191,9 @@ static int j2d_run(struct ng_system *sys, const struct ng_bench_opts *o,
 	int ret;
 
 	wlc_init(&c, sys, o, r, err, errlen);
-	side = (uint64_t)sqrt((double)(o->size / 4));
-	while (side * side > o->size / 4)
-		side--;
-	side = side / J2D_BX * J2D_BX;
-	if (side < J2D_BX) {
-		ng_seterr(err, errlen,
-			  "j2d: size must hold a %u x %u matrix of floats (%u bytes) at least",
-			  J2D_BX, J2D_BX, J2D_BX * J2D_BX * 4);
-		return -EINVAL;
-	}
+	ret = pb_side(o->size, "j2d", err, errlen, &side);
+	if (ret)
+		return ret;
 	a.n = side;
 	n = side * side;
 	ret = wlc_alloc(&c, &ba, n * 4, -1);
