@@ -315,6 +315,18 @@ static inline void wl_st1(struct ng_warp *w, unsigned int lane, float *a,
 	ng_st(&t, addr, 4, buf);
 }
 
+/* The largest s with s * s <= n: a square grid's side from a size. */
+static inline uint64_t wl_isqrt(uint64_t n)
+{
+	uint64_t s = (uint64_t)__builtin_sqrt((double)n);
+
+	while (s * s > n)
+		s--;
+	while ((s + 1) * (s + 1) <= n)
+		s++;
+	return s;
+}
+
 /* splitmix64: the random stream of every workload, from the seed. */
 static inline uint64_t wlc_hash(uint64_t x)
 {

@@ -182,9 +182,7 @@ static int sc_run(struct ng_system *sys, const struct ng_bench_opts *o,
 
 	wlc_init(&c, sys, o, r, err, errlen);
 	/* width a multiple of 32, height of 8: whole warps and work-groups */
-	side = (uint64_t)sqrt((double)n);
-	while (side * side > n)
-		side--;
+	side = wl_isqrt(n);
 	a.w = side / NG_WARP * NG_WARP;
 	a.xw = a.w + SC_MASK - 1;
 	a.h = a.w ? (n / a.xw - (SC_MASK - 1)) / 8 * 8 : 0;

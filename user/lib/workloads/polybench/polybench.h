@@ -25,13 +25,7 @@
 static inline int pb_side(uint64_t size, const char *name, char *err,
 			  size_t errlen, uint64_t *n)
 {
-	uint64_t e = size / 4, s = (uint64_t)sqrt((double)e);
-
-	while (s * s > e)
-		s--;
-	while ((s + 1) * (s + 1) <= e)
-		s++;
-	*n = s / PB_BX * PB_BX;
+	*n = wl_isqrt(size / 4) / PB_BX * PB_BX;
 	if (*n)
 		return 0;
 	ng_seterr(err, errlen,

@@ -233,9 +233,7 @@ static int st_run(struct ng_system *sys, const struct ng_bench_opts *o,
 	int ret;
 
 	wlc_init(&c, sys, o, r, err, errlen);
-	side = (uint64_t)sqrt((double)n);
-	while (side * side > n)
-		side--;
+	side = wl_isqrt(n);
 	a.cols = side / ST_LCOLS * ST_LCOLS;
 	a.pitch = (a.cols + 2 + ST_PAD - 1) / ST_PAD * ST_PAD;
 	a.rows = a.cols && n / a.pitch > 2 ? (n / a.pitch - 2) / ST_LROWS * ST_LROWS : 0;
