@@ -35,7 +35,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "polybench.h"
+#include "workloads/polybench/polybench.h"
 
 #define AT_BLOCK	256
 /*

@@ -36,7 +36,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "polybench.h"
+#include "workloads/polybench/polybench.h"
 
 #define GM_BX		32	/* DIM_THREAD_BLOCK_X */
 #define GM_BY		8	/* DIM_THREAD_BLOCK_Y */

@@ -32,7 +32,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "polybench.h"
+#include "workloads/polybench/polybench.h"
 
 #define GV_BLOCK	256
 #define GV_ALPHA	43532.0f

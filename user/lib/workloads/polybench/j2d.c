@@ -30,7 +30,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "polybench.h"
+#include "workloads/polybench/polybench.h"
 
 #define J2D_BX		32	/* DIM_THREAD_BLOCK_X: columns per block */
 #define J2D_BY		8	/* DIM_THREAD_BLOCK_Y: rows per block */
