@@ -3,6 +3,7 @@
 #ifndef NGEMU_CMD_BENCH_H
 #define NGEMU_CMD_BENCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "ngemu/config.h"
@@ -19,6 +20,17 @@ void ng_bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
 /* The sharing profile: as a JSON object, and as percentages for people. */
 void ng_bench_sharing_json(struct ng_json *j, const struct ng_sharing *s);
 void ng_bench_sharing_human(const struct ng_sharing *s, const char *indent);
+/*
+ * DualOpt's part of a run's report (report_dualopt.c): whether the
+ * configuration has any of it, its mechanisms line, JSON fields (the
+ * engine's "class" among them) and lines for people.
+ */
+bool ng_bench_dualopt_on(const struct ng_config *c);
+void ng_bench_dualopt_mechanisms(const struct ng_config *c);
+void ng_bench_dualopt_json(struct ng_json *j, const struct ng_config *cfg,
+			   const struct ng_bench_result *r);
+void ng_bench_dualopt_human(const struct ng_config *cfg,
+			    const struct ng_bench_result *r);
 /* Counters as JSON objects, one per component group. */
 void ng_bench_counters_json(struct ng_json *j, const struct ng_counters *c);
 /* "1.50 M", "3.000 us": numbers and durations for people. */
@@ -26,10 +38,25 @@ const char *ng_fmt_si(double v, char *buf, size_t len);
 const char *ng_fmt_dur(double s, char *buf, size_t len);
 
 /*
- * A system of --compare: how it sets the configuration. Two families: the
- * CARVE systems (normalized to the ideal) and REC's directories (L2
- * coherence, normalized to the per-line directory, dir).
+ * The families of --compare's systems: CARVE's (normalized to the ideal,
+ * speed-up over numa-gpu), REC's directories (L2 coherence, against the
+ * per-line directory, dir) and DualOpt's (against its baseline).
  */
+enum cmp_family { CMP_CARVE, CMP_REC, CMP_DUALOPT, CMP_NFAMILY };
+
+struct cmp_family_info {
+	const char *name;
+	const char *preset;		/* --system that selects the family */
+	/* the options compare mode starts from (scaled regime) */
+	const char *const *scaled;
+	unsigned int nscaled;
+	const char *defaults;		/* --systems when none are given */
+	const char *ref;		/* the system others are measured against */
+};
+
+extern const struct cmp_family_info ng_cmp_families[CMP_NFAMILY];
+
+/* A system of --compare: how it sets the configuration. */
 struct cmp_system {
 	const char *name;
 	const char *desc;
@@ -38,10 +65,11 @@ struct cmp_system {
 	const char *replicate;
 	const char *directory;		/* the L2's coherence (config value) */
 	unsigned int dir_scale;		/* x the configured dir-entries (0: 1) */
-	bool rec;			/* REC's family */
+	enum cmp_family family;
+	const char *set;		/* more "key=value ..." it sets, or NULL */
 };
 
-#define CMP_NSYS_MAX	16
+#define CMP_NSYS_MAX	24
 
 /* One run of --compare. */
 struct cmp_row {
@@ -61,9 +89,19 @@ void ng_cmp_rec_csv(const struct cmp_row *rows, unsigned int n,
 		    const char *sweep_key);
 void ng_cmp_rec_json(struct ng_json *j, const struct cmp_row *w,
 		     const struct cmp_row *ref);
-/* The reference row of @w's sweep value: dir if it ran, else the first. */
-const struct cmp_row *ng_cmp_rec_ref(const struct cmp_row *rows,
-				     unsigned int n, const struct cmp_row *w);
+/* DualOpt's (compare_dualopt.c), the same three. */
+void ng_cmp_dualopt_human(const struct cmp_row *rows, unsigned int n,
+			  const char *sweep_key);
+void ng_cmp_dualopt_csv(const struct cmp_row *rows, unsigned int n,
+			const char *sweep_key);
+void ng_cmp_dualopt_json(struct ng_json *j, const struct cmp_row *w,
+			 const struct cmp_row *ref);
+/*
+ * The reference row of @w's sweep value: its family's reference system
+ * if it ran, else the first.
+ */
+const struct cmp_row *ng_cmp_ref(const struct cmp_row *rows, unsigned int n,
+				 const struct cmp_row *w);
 
 const struct cmp_system *ng_cmp_find(const char *name, size_t len);
 int ng_cmp_apply(struct ng_config *c, const struct cmp_system *s,
@@ -73,22 +111,12 @@ unsigned int ng_cmp_systems(const char *list,
 			    const struct cmp_system *sel[CMP_NSYS_MAX]);
 
 /*
- * --compare (cmd_compare.c): the options compare mode starts from, the
- * default systems, and the run. @fmt: 0 human, 1 JSON, 2 CSV.
+ * --compare (cmd_compare.c): the family of a command line's compare run:
+ * that of the first system its --systems name, else of its --system
+ * preset (CARVE's for any other). @fmt of the run: 0 human, 1 JSON, 2 CSV.
  */
 #define NG_CMP_MAX_SCALED 16
-extern const char *const ng_cmp_scaled[];
-extern const unsigned int ng_cmp_nscaled;
-extern const char ng_cmp_default[];
-/* the same for REC's family */
-extern const char *const ng_cmp_scaled_rec[];
-extern const unsigned int ng_cmp_nscaled_rec;
-extern const char ng_cmp_default_rec[];
-/*
- * Whether a command line's compare run is REC's: its --systems name one
- * of REC's, or it names none and its --system is rec.
- */
-bool ng_cmp_is_rec(int argc, char **argv);
+enum cmp_family ng_cmp_family(int argc, char **argv);
 int ng_bench_compare(const struct ng_config *base,
 		     const struct ng_workload *wl,
 		     const struct ng_bench_opts *o, const char *systems,

@@ -143,6 +143,7 @@ void ng_bench_print_json(const struct ng_config *cfg,
 	ng_json_kv_uint(&j, "link_bytes", r->link_bytes);
 	ng_json_kv_double(&j, "l2_hit_rate", r->l2_hit_rate);
 	ng_json_kv_double(&j, "compute_fraction", r->compute_frac);
+	ng_bench_dualopt_json(&j, cfg, r);
 	if (r->has_sharing) {
 		ng_json_key(&j, "sharing");
 		ng_bench_sharing_json(&j, &r->sharing);
@@ -246,6 +247,12 @@ const char *ng_bench_system_name(const struct ng_config *c)
 						    "directory-coherent L2";
 	if (c->l2_size && c->directory == NG_DIR_NONE)
 		return "L2 without coherence";
+	if (c->remote_opt != NG_RO_OFF)
+		return c->remote_opt == NG_RO_AUTO ? "DualOpt" :
+		       c->remote_opt == NG_RO_COALESCE ? "DualOpt, remote access coalescing" :
+							 "DualOpt, remote data caching";
+	if (c->migrate != NG_MIGRATE_OFF)
+		return "page migration on first remote touch";
 	return "NUMA-GPU";
 }
 
@@ -295,6 +302,7 @@ static void print_mechanisms(const struct ng_config *c)
 		       c->coherence == NG_COH_SWC ? "SWC (epochs)" : "none");
 	if (c->replicate != NG_REPL_NONE)
 		printf("replication %s; ", ng_replicate_name(c->replicate));
+	ng_bench_dualopt_mechanisms(c);
 	printf("%s pages; %s CTA scheduling%s\n", ng_placement_name(c->placement),
 	       ng_sched_name(c->sched), c->steal ? " with stealing" : "");
 }
@@ -375,6 +383,7 @@ void ng_bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
 		       frac(t->v[NG_CTR_DIR_EVICT_LINES], t->v[NG_CTR_DIR_EVICT]),
 		       ng_fmt_si((double)t->v[NG_CTR_XACT_REQ], b9, sizeof(b9)),
 		       ng_fmt_si((double)t->v[NG_CTR_XACT_DATA], b10, sizeof(b10)));
+	ng_bench_dualopt_human(cfg, r);
 	if (cfg->replicate != NG_REPL_NONE)
 		printf("replicate  %s: %llu pages replicated (%s, %.1f%% of the footprint), %llu collapsed\n",
 		       ng_replicate_name(cfg->replicate),

@@ -49,9 +49,13 @@ static void bench_usage(FILE *out)
 		"                      hmg,rec,l2-swc (default with --system rec: dir,dir-2x,\n"
 		"                      hmg,rec; normalized to dir, from REC's scaled regime\n"
 		"                      --l2-size 256K --dir-entries 1024 --l1-size 2K;\n"
-		"                      see Documentation/rec.rst)\n"
+		"                      see Documentation/rec.rst); or DualOpt's baseline,\n"
+		"                      page-migration,fine,coalesce,rdma-cache,dualopt\n"
+		"                      (default with --system dualopt: all but fine;\n"
+		"                      against baseline; see Documentation/dualopt.rst)\n"
 		"      --sweep K=V,..  with --compare: repeat for each value of a config key\n"
-		"                      (e.g. rdc-size=1M,2M,4M,8M or link-bw=32,64,128)\n"
+		"                      (e.g. rdc-size=1M,2M,4M,8M, link-bw=32,64,128,\n"
+		"                      xfer-gran=4,8,16 or codec-timeout=10,30,50)\n"
 		"      --csv           with --compare: comma-separated output\n"
 		"      --agreement N   with --compare: each system once --deterministic and\n"
 		"                      N times threaded, the modeled times side by side (exit 1\n"
@@ -209,7 +213,8 @@ int ng_cmd_bench(int argc, char **argv)
 {
 	char *rest[256], *args[256 + NG_CMP_MAX_SCALED];
 	const char *systems = NULL, *sweep = NULL;
-	bool compare = false, rec = false;
+	const struct cmp_family_info *fam;
+	bool compare = false;
 	int fmt = 0, nargs = 0;
 	struct ng_config cfg;
 	struct ng_bench_opts o = { .native = true };
@@ -232,17 +237,15 @@ int ng_cmd_bench(int argc, char **argv)
 		}
 	/*
 	 * compare mode starts from the scaled regime of its family (CARVE's,
-	 * or REC's); options override
+	 * REC's or DualOpt's); options override
 	 */
 	args[nargs++] = argv[0];
 	for (int i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--compare"))
 			compare = true;
-	rec = compare && ng_cmp_is_rec(argc, argv);
-	if (compare)
-		for (size_t i = 0; i < (rec ? ng_cmp_nscaled_rec : ng_cmp_nscaled); i++)
-			args[nargs++] = (char *)(rec ? ng_cmp_scaled_rec[i]
-						     : ng_cmp_scaled[i]);
+	fam = &ng_cmp_families[ng_cmp_family(argc, argv)];
+	for (size_t i = 0; compare && i < fam->nscaled; i++)
+		args[nargs++] = (char *)fam->scaled[i];
 	for (int i = 1; i < argc; i++)
 		args[nargs++] = argv[i];
 	if (ng_config_from_args(&cfg, nargs, args, rest, &nrest, err, sizeof(err)))
@@ -350,15 +353,13 @@ int ng_cmd_bench(int argc, char **argv)
 	if (compare && agreement) {
 		o.native = false;
 		return ng_bench_agreement(&cfg, wl, &o,
-					  systems ? systems : rec ? ng_cmp_default_rec
-								  : ng_cmp_default,
+					  systems ? systems : fam->defaults,
 					  agreement, json);
 	}
 	if (compare) {
 		o.native = false;	/* only stream-triad has one */
 		return ng_bench_compare(&cfg, wl, &o,
-					systems ? systems : rec ? ng_cmp_default_rec
-								: ng_cmp_default,
+					systems ? systems : fam->defaults,
 				     sweep, fmt);
 	}
 	ret = ng_system_create(&sys, &cfg, err, sizeof(err));

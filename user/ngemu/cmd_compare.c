@@ -23,57 +23,78 @@
 #include "ngemu/workloads/workload.h"
 
 static const struct cmp_system cmp_systems[] = {
-	{ "numa-gpu", "NUMA-GPU: L2 caching of remote lines only", "0", NULL, "none", "off", 1, false },
-	{ "repl-ro", "NUMA-GPU + replication of read-only shared pages", "0", NULL, "ro", "off", 1, false },
-	{ "carve-none", "CARVE, no coherence (upper bound; stale data possible)", "keep", "none", "none", "off", 1, false },
-	{ "carve-swc", "CARVE, software coherence (epoch flush per kernel)", "keep", "swc", "none", "off", 1, false },
-	{ "carve-hwc", "CARVE, GPU-VI hardware coherence with IMST", "keep", "hwc", "none", "off", 1, false },
-	{ "ideal", "every access local, zero coherence cost (replicate all)", "0", NULL, "all", "off", 1, false },
+	{ "numa-gpu", "NUMA-GPU: L2 caching of remote lines only", "0", NULL, "none", "off", 1, CMP_CARVE, NULL },
+	{ "repl-ro", "NUMA-GPU + replication of read-only shared pages", "0", NULL, "ro", "off", 1, CMP_CARVE, NULL },
+	{ "carve-none", "CARVE, no coherence (upper bound; stale data possible)", "keep", "none", "none", "off", 1, CMP_CARVE, NULL },
+	{ "carve-swc", "CARVE, software coherence (epoch flush per kernel)", "keep", "swc", "none", "off", 1, CMP_CARVE, NULL },
+	{ "carve-hwc", "CARVE, GPU-VI hardware coherence with IMST", "keep", "hwc", "none", "off", 1, CMP_CARVE, NULL },
+	{ "ideal", "every access local, zero coherence cost (replicate all)", "0", NULL, "all", "off", 1, CMP_CARVE, NULL },
 	/* REC (JSA 2025) Fig. 11: the L2's directory, organized four ways */
-	{ "dir", "REC's baseline: a per-line directory at each home", "0", NULL, "none", "dir", 1, true },
-	{ "dir-2x", "the per-line directory with twice the entries", "0", NULL, "none", "dir", 2, true },
-	{ "hmg", "HMG: one entry per 4 lines, one sharer field", "0", NULL, "none", "hmg", 1, true },
-	{ "rec", "REC: range-coalesced entries (rec-range)", "0", NULL, "none", "rec", 1, true },
-	{ "l2-swc", "the L2 drops remote lines at kernel boundaries (no directory)", "0", NULL, "none", "off", 1, true },
+	{ "dir", "REC's baseline: a per-line directory at each home", "0", NULL, "none", "dir", 1, CMP_REC, NULL },
+	{ "dir-2x", "the per-line directory with twice the entries", "0", NULL, "none", "dir", 2, CMP_REC, NULL },
+	{ "hmg", "HMG: one entry per 4 lines, one sharer field", "0", NULL, "none", "hmg", 1, CMP_REC, NULL },
+	{ "rec", "REC: range-coalesced entries (rec-range)", "0", NULL, "none", "rec", 1, CMP_REC, NULL },
+	{ "l2-swc", "the L2 drops remote lines at kernel boundaries (no directory)", "0", NULL, "none", "off", 1, CMP_REC, NULL },
+	/* DualOpt Fig. 13 and 16: its baselines and each optimization alone */
+	{ "baseline", "DualOpt's baseline: remote lines cross the link whole, cached in the L1s", "0", NULL, "none", "off", 1, CMP_DUALOPT, "remote-opt=off" },
+	{ "page-migration", "the baseline with a page moved to the first GPU that reaches it remotely", "0", NULL, "none", "off", 1, CMP_DUALOPT, "remote-opt=off migrate=first-touch" },
+	{ "fine", "remote loads past the L1, fine-grained, each response alone (no CoDec)", "0", NULL, "none", "off", 1, CMP_DUALOPT, "remote-opt=coalesce codec-pack=0" },
+	{ "coalesce", "remote access coalescing forced on: fine-grained loads, CoDec packets", "0", NULL, "none", "off", 1, CMP_DUALOPT, "remote-opt=coalesce" },
+	{ "rdma-cache", "remote data caching forced on: the RDMA cache", "0", NULL, "none", "off", 1, CMP_DUALOPT, "remote-opt=rdma-cache" },
+	{ "dualopt", "DualOpt: the decision engine picks one per GPU", "0", NULL, "none", "off", 1, CMP_DUALOPT, "remote-opt=auto" },
 };
 
 #define CMP_NSYS (sizeof(cmp_systems) / sizeof(cmp_systems[0]))
 _Static_assert(CMP_NSYS <= CMP_NSYS_MAX, "bench.h's CMP_NSYS_MAX holds them");
-const char ng_cmp_default[] = "numa-gpu,repl-ro,carve-swc,carve-hwc,carve-none,ideal";
-const char ng_cmp_default_rec[] = "dir,dir-2x,hmg,rec";
 
 /*
- * The scaled regime the compare mode starts from (Documentation/carve.rst):
- * the paper's 8 MB L2 and 2 GB RDC of 32 GB shrink with its GB footprints
- * to our MB ones, keeping shared read set > L2 and <= RDC, and the
- * carve-out at 6.25% of memory. Any option given overrides them.
+ * CARVE's scaled regime (Documentation/carve.rst): the paper's 8 MB L2
+ * and 2 GB RDC of 32 GB shrink with its GB footprints to our MB ones,
+ * keeping shared read set > L2 and <= RDC, and the carve-out at 6.25% of
+ * memory. Any option given overrides them.
  */
-const char *const ng_cmp_scaled[] = {
+static const char *const carve_scaled[] = {
 	"--page", "64K", "--l2-size", "256K", "--rdc-size", "4M",
 	"--mem-per-gpu", "64M", "--deterministic", "--sharing-profile",
 };
-
-const unsigned int ng_cmp_nscaled = sizeof(ng_cmp_scaled) / sizeof(ng_cmp_scaled[0]);
-_Static_assert(sizeof(ng_cmp_scaled) / sizeof(ng_cmp_scaled[0]) <= NG_CMP_MAX_SCALED,
-	       "cmd_bench.c's argument array has room for NG_CMP_MAX_SCALED");
 
 /*
  * REC's regime (Documentation/rec.rst): the rec preset with its caches
  * and directory at 1/8 of REC Table 2 (L2 2 MB -> 256 KB, 8K entries ->
  * 1K, L1 16 KB -> 2 KB per CU), for footprints about 1/8 of Table 3's.
  */
-const char *const ng_cmp_scaled_rec[] = {
+static const char *const rec_scaled[] = {
 	"--system", "rec", "--l2-size", "256K", "--dir-entries", "1024",
 	"--l1-size", "2K", "--mem-per-gpu", "64M", "--deterministic",
 };
 
-const unsigned int ng_cmp_nscaled_rec = sizeof(ng_cmp_scaled_rec) /
-					sizeof(ng_cmp_scaled_rec[0]);
-_Static_assert(sizeof(ng_cmp_scaled_rec) / sizeof(ng_cmp_scaled_rec[0]) <=
-	       NG_CMP_MAX_SCALED,
+/*
+ * DualOpt's (Documentation/dualopt.rst): the preset as the paper has it;
+ * its footprints are MGPUSim's default problem sizes, of our order.
+ */
+static const char *const dualopt_scaled[] = {
+	"--system", "dualopt", "--mem-per-gpu", "256M", "--deterministic",
+};
+
+#define NSCALED(a) (sizeof(a) / sizeof((a)[0]))
+_Static_assert(NSCALED(carve_scaled) <= NG_CMP_MAX_SCALED &&
+	       NSCALED(rec_scaled) <= NG_CMP_MAX_SCALED &&
+	       NSCALED(dualopt_scaled) <= NG_CMP_MAX_SCALED,
 	       "cmd_bench.c's argument array has room for NG_CMP_MAX_SCALED");
 
-bool ng_cmp_is_rec(int argc, char **argv)
+const struct cmp_family_info ng_cmp_families[CMP_NFAMILY] = {
+	[CMP_CARVE] = { "carve", "carve", carve_scaled, NSCALED(carve_scaled),
+			"numa-gpu,repl-ro,carve-swc,carve-hwc,carve-none,ideal",
+			"numa-gpu" },
+	[CMP_REC] = { "rec", "rec", rec_scaled, NSCALED(rec_scaled),
+		      "dir,dir-2x,hmg,rec", "dir" },
+	[CMP_DUALOPT] = { "dualopt", "dualopt", dualopt_scaled,
+			  NSCALED(dualopt_scaled),
+			  "baseline,page-migration,coalesce,rdma-cache,dualopt",
+			  "baseline" },
+};
+
+enum cmp_family ng_cmp_family(int argc, char **argv)
 {
 	const char *systems = NULL, *preset = NULL;
 
@@ -87,19 +108,33 @@ bool ng_cmp_is_rec(int argc, char **argv)
 			continue;
 		*v = eq ? eq + 1 : i + 1 < argc ? argv[i + 1] : NULL;
 	}
-	if (!systems)
-		return preset && !strcmp(preset, "rec");
-	for (const char *p = systems; *p;) {
-		size_t len = strcspn(p, ",");
-		const struct cmp_system *s = ng_cmp_find(p, len);
+	if (systems) {
+		const struct cmp_system *s = ng_cmp_find(systems,
+							 strcspn(systems, ","));
 
-		if (s && s->rec)
-			return true;
-		p += len;
-		if (*p)
-			p++;
+		return s ? s->family : CMP_CARVE;
 	}
-	return false;
+	for (unsigned int f = 0; preset && f < CMP_NFAMILY; f++)
+		if (!strcmp(preset, ng_cmp_families[f].preset))
+			return (enum cmp_family)f;
+	return CMP_CARVE;
+}
+
+const struct cmp_row *ng_cmp_ref(const struct cmp_row *rows, unsigned int n,
+				 const struct cmp_row *w)
+{
+	const char *ref = ng_cmp_families[w->sys->family].ref;
+	const struct cmp_row *first = NULL;
+
+	for (unsigned int i = 0; i < n; i++) {
+		if (strcmp(rows[i].sweep, w->sweep))
+			continue;
+		if (!first)
+			first = &rows[i];
+		if (!strcmp(rows[i].sys->name, ref))
+			return &rows[i];
+	}
+	return first ? first : w;
 }
 
 const struct cmp_system *ng_cmp_find(const char *name, size_t len)
@@ -128,6 +163,17 @@ int ng_cmp_apply(struct ng_config *c, const struct cmp_system *s,
 		ret = ng_config_set(c, "directory", s->directory, err, errlen);
 	if (!ret && s->dir_scale > 1)
 		c->dir_entries *= s->dir_scale;
+	for (const char *p = s->set; !ret && p && *p;) {
+		char kv[64], *eq;
+		size_t len = strcspn(p, " ");
+
+		snprintf(kv, sizeof(kv), "%.*s", (int)len, p);
+		eq = strchr(kv, '=');
+		*eq = '\0';
+		ret = ng_config_set(c, kv, eq + 1, err, errlen);
+		p += len;
+		p += *p == ' ';
+	}
 	if (!ret)
 		ret = ng_config_validate(c, err, errlen);
 	return ret;
@@ -233,8 +279,10 @@ static void cmp_print_json(const struct ng_config *cfg, const struct cmp_row *ro
 		ng_json_kv_uint(&j, "repl_bytes", w->r.repl_bytes);
 		ng_json_kv_uint(&j, "footprint", w->r.footprint);
 		ng_json_kv_uint(&j, "fallback_bytes", w->r.fallback_bytes);
-		if (w->sys->rec)
-			ng_cmp_rec_json(&j, w, ng_cmp_rec_ref(rows, n, w));
+		if (w->sys->family == CMP_REC)
+			ng_cmp_rec_json(&j, w, ng_cmp_ref(rows, n, w));
+		else if (w->sys->family == CMP_DUALOPT)
+			ng_cmp_dualopt_json(&j, w, ng_cmp_ref(rows, n, w));
 		ng_json_key(&j, "counters");
 		ng_bench_counters_json(&j, &w->r.total);
 		ng_json_object_end(&j);
@@ -254,7 +302,7 @@ unsigned int ng_cmp_systems(const char *list,
 		const struct cmp_system *s = ng_cmp_find(p, len);
 
 		if (!s) {
-			ng_usage_error("bench", "--systems: unknown system '%.*s' (known: numa-gpu, repl-ro, carve-none, carve-swc, carve-hwc, ideal; REC: dir, dir-2x, hmg, rec, l2-swc)",
+			ng_usage_error("bench", "--systems: unknown system '%.*s' (known: numa-gpu, repl-ro, carve-none, carve-swc, carve-hwc, ideal; REC: dir, dir-2x, hmg, rec, l2-swc; DualOpt: baseline, page-migration, fine, coalesce, rdma-cache, dualopt)",
 				       (int)len, p);
 			return 0;
 		}
@@ -280,7 +328,7 @@ int ng_bench_compare(const struct ng_config *base,
 	const char *values[32];
 	unsigned int nsel = 0, nval = 0, nrows = 0, failed = 0;
 	struct cmp_row *rows;
-	bool rec = false;
+	enum cmp_family fam;
 	int ret = NG_EXIT_OK;
 
 	nsel = ng_cmp_systems(systems, sel);
@@ -344,8 +392,8 @@ int ng_bench_compare(const struct ng_config *base,
 			w->inv_msgs = w->r.total.v[NG_CTR_INV_MSGS];
 			if (!strcmp(sel[i]->name, "ideal"))
 				ideal = w->r.modeled_s;
-			/* REC's figures are relative to its baseline, dir */
-			if (!strcmp(sel[i]->name, sel[i]->rec ? "dir" : "numa-gpu"))
+			/* REC's and DualOpt's figures are relative to their baselines */
+			if (!strcmp(sel[i]->name, ng_cmp_families[sel[i]->family].ref))
 				numa = w->r.modeled_s;
 			if (!w->r.verified) {
 				failed++;
@@ -364,15 +412,24 @@ int ng_bench_compare(const struct ng_config *base,
 					  numa / rows[i].r.modeled_s : 0;
 		}
 	}
-	for (unsigned int i = 0; i < nsel; i++)
-		rec |= sel[i]->rec;
+	fam = sel[0]->family;
 	if (fmt == 1) {
 		cmp_print_json(base, rows, nrows, key[0] ? key : NULL);
-	} else if (fmt == 2 && rec) {
+	} else if (fmt == 2 && fam == CMP_REC) {
 		ng_cmp_rec_csv(rows, nrows, key[0] ? key : NULL);
+	} else if (fmt == 2 && fam == CMP_DUALOPT) {
+		ng_cmp_dualopt_csv(rows, nrows, key[0] ? key : NULL);
 	} else if (fmt == 2) {
 		cmp_print_csv(rows, nrows, key[0] ? key : NULL);
-	} else if (rec) {
+	} else if (fam == CMP_DUALOPT) {
+		printf("ngemu bench --compare %s: %u GPUs, L1 %s/CU, RDMA cache %s/GPU, link %g GB/s in %u B flits%s\n",
+		       wl->name, base->gpus,
+		       ng_format_bytes(base->l1_size, err, 32),
+		       ng_format_bytes(base->rdma_size, err + 32, 32),
+		       base->link_bw, base->flit,
+		       base->deterministic ? ", deterministic" : "");
+		ng_cmp_dualopt_human(rows, nrows, key[0] ? key : NULL);
+	} else if (fam == CMP_REC) {
 		char b1[32], b2[32];
 
 		printf("ngemu bench --compare %s: %u GPUs, L1 %s/CU, L2 %s/GPU, %u directory entries (%u-way, %s), link %g GB/s%s\n",

@@ -56,22 +56,6 @@ static double ratio(uint64_t a, uint64_t b)
 	return b ? (double)a / (double)b : 0;
 }
 
-const struct cmp_row *ng_cmp_rec_ref(const struct cmp_row *rows,
-				     unsigned int n, const struct cmp_row *w)
-{
-	const struct cmp_row *first = NULL;
-
-	for (unsigned int i = 0; i < n; i++) {
-		if (strcmp(rows[i].sweep, w->sweep))
-			continue;
-		if (!first)
-			first = &rows[i];
-		if (!strcmp(rows[i].sys->name, "dir"))
-			return &rows[i];
-	}
-	return first ? first : w;
-}
-
 void ng_cmp_rec_human(const struct cmp_row *rows, unsigned int n,
 		      const char *sweep_key)
 {
@@ -92,7 +76,7 @@ void ng_cmp_rec_human(const struct cmp_row *rows, unsigned int n,
 		struct rec_q q, r;
 
 		quantities(w, &q);
-		quantities(ng_cmp_rec_ref(rows, n, w), &r);
+		quantities(ng_cmp_ref(rows, n, w), &r);
 		if (sweep_key)
 			printf("%-12s ", w->sweep);
 		printf("%-7s %-8s %11s %6.3f %9llu %6.3f %9llu %6.3f %6.1f%% %9llu %6.3f %10.2f ",
@@ -120,7 +104,7 @@ void ng_cmp_rec_csv(const struct cmp_row *rows, unsigned int n,
 		struct rec_q q, r;
 
 		quantities(w, &q);
-		quantities(ng_cmp_rec_ref(rows, n, w), &r);
+		quantities(ng_cmp_ref(rows, n, w), &r);
 		printf("%s,%s,%s,%d,%.9g,%.6g,%llu,%llu,%.6g,%llu,%llu,%llu,%llu,%.6g,%.6g,%llu,%.6g,%llu,%.6g,%u,%llu\n",
 		       w->r.workload, w->sweep, w->sys->name, w->r.verified,
 		       w->r.modeled_s, w->vs_numa, (unsigned long long)q.misses,

@@ -68,6 +68,24 @@ enum ng_dir_policy {
 	NG_DIR_FIFO,
 };
 
+/*
+ * DualOpt's remote-access optimizations (model/de.c): none (the paper's
+ * baseline: remote lines cross the link whole), one forced on for the
+ * whole run, or the decision engine's choice per GPU.
+ */
+enum ng_remote_opt {
+	NG_RO_OFF,		/* baseline: line transfers, no RDMA cache */
+	NG_RO_COALESCE,		/* fine-grained remote loads, CoDec packing */
+	NG_RO_RDMA,		/* the RDMA cache holds remote lines */
+	NG_RO_AUTO,		/* the decision engine picks one of the two */
+};
+
+/* Page migration on first remote touch (DualOpt's second comparison). */
+enum ng_migrate {
+	NG_MIGRATE_OFF,
+	NG_MIGRATE_FIRST_TOUCH,	/* a page moves to the first GPU reaching it remotely */
+};
+
 enum ng_mem_backend {
 	NG_MEM_AUTO,
 	NG_MEM_USER,
@@ -127,6 +145,20 @@ struct ng_config {
 	enum ng_dir_policy dir_policy;
 	uint64_t rec_range;		/* bytes one rec entry covers */
 	unsigned int dir_addr_bits;	/* address bits an entry tags */
+	/* DualOpt (model/de.c, mshr.c, rdma.c, codec.c) */
+	enum ng_remote_opt remote_opt;
+	unsigned int xfer_gran;		/* fine-grained transfer unit, bytes */
+	unsigned int mshr_entries;	/* per CU, for fine-grained loads */
+	unsigned int codec_pack;	/* transactions per packet; 0: no CoDec */
+	unsigned int codec_timeout;	/* cycles a packet waits to fill */
+	uint64_t rdma_size;		/* RDMA cache per GPU */
+	unsigned int rdma_ways;
+	double rdma_latency_ns;
+	unsigned int de_warmup;		/* remote accesses before the window */
+	unsigned int de_window;		/* remote accesses the engine watches */
+	double remote_thresh, block_thresh, hit_thresh;
+	enum ng_migrate migrate;
+	double migrate_latency_ns;	/* a migrating fault's stall */
 };
 
 /*
@@ -225,6 +257,8 @@ extern const char *const ng_coherence_names[3];
 extern const char *const ng_replicate_names[3];
 extern const char *const ng_directory_names[5];
 extern const char *const ng_dir_policy_names[2];
+extern const char *const ng_remote_opt_names[4];
+extern const char *const ng_migrate_names[2];
 
 const char *ng_placement_name(enum ng_placement p);
 const char *ng_sched_name(enum ng_sched_kind s);

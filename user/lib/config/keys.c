@@ -39,6 +39,15 @@ const char *const ng_dir_policy_names[2] = {
 	"lru", "fifo",
 };
 
+const char *const ng_remote_opt_names[4] = {
+	[NG_RO_OFF] = "off", [NG_RO_COALESCE] = "coalesce",
+	[NG_RO_RDMA] = "rdma-cache", [NG_RO_AUTO] = "auto",
+};
+
+const char *const ng_migrate_names[2] = {
+	[NG_MIGRATE_OFF] = "off", [NG_MIGRATE_FIRST_TOUCH] = "first-touch",
+};
+
 #define NAME_OF(tab, v) ((unsigned int)(v) < sizeof(tab) / sizeof(tab[0]) ? \
 			 tab[v] : "?")
 

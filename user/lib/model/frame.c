@@ -224,6 +224,10 @@ ng_ticks ng_model_kernel_end(struct ng_model *m, struct ng_sm *const *sms,
 {
 	ng_ticks end = 0;
 
+	/* boundary actions first: a write-back may lengthen the kernel */
+	for (unsigned int i = 0; i < m->ncomp; i++)
+		if (m->comp[i]->kernel_end)
+			m->comp[i]->kernel_end(m->priv[i], sms, nsm);
 	for (unsigned int s = 0; s < nsm; s++) {
 		ng_ticks t = sms[s]->now > sms[s]->done_max ? sms[s]->now
 							    : sms[s]->done_max;
@@ -234,9 +238,6 @@ ng_ticks ng_model_kernel_end(struct ng_model *m, struct ng_sm *const *sms,
 		if (m->cfg->inject)
 			ng_inject_settle(sms[s], true);
 	}
-	for (unsigned int i = 0; i < m->ncomp; i++)
-		if (m->comp[i]->kernel_end)
-			m->comp[i]->kernel_end(m->priv[i], sms, nsm);
 	/* the next kernel's bins come after every bin this one used */
 	m->time_base += ((end >> m->max_shift) + 2) << m->max_shift;
 	return end;
@@ -276,6 +277,8 @@ void ng_model_access_pipeline(struct ng_sm *sm, struct ng_req *r)
 		if (!i)
 			break;
 	}
+	if (!local && r->home != NG_HOME_HOST)
+		sm->ctr.v[NG_CTR_REMOTE_TICKS] += r->t - r->t0;
 	sm->ring[slot] = r->t;
 	slot = slot + 1 == m->cfg->mlp ? 0 : slot + 1;
 	sm->ring_pos = slot;

@@ -12,12 +12,21 @@
  * and write-no-allocate (GPU-VI): a store refreshes the words of the
  * SM's own copy and goes on; atomics drop it.
  *
+ * A line keeps when its fill arrives: a hit on a line still in flight
+ * waits for it, as a hit in the MSHR would.
+ *
+ * For DualOpt's decision engine (remote-opt auto) a remote line also
+ * keeps the words its SM used while it stayed, tallied per GPU when it
+ * leaves (l1.h); DualOpt's fine-grained loads bypass the L1 (its SCBU).
+ *
  * Only the SM's own host thread touches its L1s: no lock.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/frame.h"
+#include "model/l1.h"
 #include "ngemu/model/model.h"
 #include "ngemu/util/err.h"
 #include "util/util.h"
@@ -29,14 +38,19 @@
 #define TAG(ln, ep)	(((uint64_t)(ln) << EPOCH_BITS) | (ep))
 
 struct l1 {
-	unsigned int ncache, nsets, ways, line, line_shift, scale;
+	unsigned int ncache, nsets, ways, line, line_shift, scale, words;
+	unsigned int per_gpu;		/* caches of a GPU */
 	ng_ticks hit;
 	uint32_t epoch;
 	size_t nways;			/* ncache x nsets x ways */
 	uint64_t *tag;
 	uint32_t *lru;
 	uint32_t *stamp;		/* per set */
+	ng_ticks *ready;		/* when the fill arrives */
 	unsigned char *data;
+	/* remote lines' words used (0: a local line, or not tracked) */
+	uint64_t *used;
+	uint64_t tally_used[NG_MAX_GPUS], tally_fetched[NG_MAX_GPUS];
 };
 
 static void l1_destroy(void *priv)
@@ -48,7 +62,10 @@ static void l1_destroy(void *priv)
 	ng_table_free(c->tag, c->nways * sizeof(*c->tag));
 	ng_table_free(c->lru, c->nways * sizeof(*c->lru));
 	ng_table_free(c->stamp, c->nways / c->ways * sizeof(*c->stamp));
+	ng_table_free(c->ready, c->nways * sizeof(*c->ready));
 	ng_table_free(c->data, c->nways * c->line);
+	if (c->used)
+		ng_table_free(c->used, c->nways * sizeof(*c->used));
 	free(c);
 }
 
@@ -64,6 +81,8 @@ static int l1_create(struct ng_model *m, void **priv, char *err, size_t errlen)
 	c->ways = cfg->l1_ways;
 	c->line = cfg->line;
 	c->line_shift = (unsigned int)__builtin_ctz(cfg->line);
+	c->words = cfg->line / 4;
+	c->per_gpu = cfg->sms * cfg->sm_scale;
 	c->nsets = (unsigned int)(cfg->l1_size / cfg->line / cfg->l1_ways);
 	c->hit = (ng_ticks)(cfg->l1_latency_ns * NG_TICKS_PER_NS);
 	c->epoch = 1;
@@ -71,8 +90,12 @@ static int l1_create(struct ng_model *m, void **priv, char *err, size_t errlen)
 	c->tag = ng_table_alloc(c->nways * sizeof(*c->tag));
 	c->lru = ng_table_alloc(c->nways * sizeof(*c->lru));
 	c->stamp = ng_table_alloc(c->nways / c->ways * sizeof(*c->stamp));
+	c->ready = ng_table_alloc(c->nways * sizeof(*c->ready));
 	c->data = ng_table_alloc(c->nways * c->line);
-	if (!c->tag || !c->lru || !c->stamp || !c->data)
+	if (cfg->remote_opt == NG_RO_AUTO)
+		c->used = ng_table_alloc(c->nways * sizeof(*c->used));
+	if (!c->tag || !c->lru || !c->stamp || !c->ready || !c->data ||
+	    (cfg->remote_opt == NG_RO_AUTO && !c->used))
 		goto nomem;
 	*priv = c;
 	return 0;
@@ -102,17 +125,69 @@ static int find(const struct l1 *c, size_t s0, uintptr_t line)
 	return -1;
 }
 
+/* A tracked remote line leaves way @i: tally the words its SM used. */
+static void retire(struct l1 *c, size_t i)
+{
+	unsigned int g = (unsigned int)(i / ((size_t)c->nsets * c->ways) /
+					c->per_gpu);
+
+	if (!c->used || !c->used[i])
+		return;
+	c->tally_used[g] += ng_popcount64(c->used[i]);
+	c->tally_fetched[g] += c->words;
+	c->used[i] = 0;
+}
+
+static bool live(const struct l1 *c, size_t i)
+{
+	uint64_t t = c->tag[i];
+
+	return t && (uint32_t)(t & EPOCH_MASK) == c->epoch;
+}
+
+void ng_l1_remote_words(const struct ng_model *m, unsigned int gpu,
+			bool resident, uint64_t *used, uint64_t *fetched)
+{
+	extern const struct ng_component ng_l1_component;
+	const struct l1 *c = ng_model_priv(m, &ng_l1_component);
+	size_t per = c ? (size_t)c->nsets * c->ways * c->per_gpu : 0;
+
+	*used = 0;
+	*fetched = 0;
+	if (!c || !c->used)
+		return;
+	*used = c->tally_used[gpu];
+	*fetched = c->tally_fetched[gpu];
+	for (size_t i = gpu * per; resident && i < (gpu + 1) * per; i++)
+		if (c->used[i] && live(c, i)) {
+			*used += ng_popcount64(c->used[i]);
+			*fetched += c->words;
+		}
+}
+
 static bool l1_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 {
 	struct l1 *c = priv;
-	size_t s0 = set_base(c, sm, r->line);
-	int e = find(c, s0, r->line);
+	size_t s0;
+	int e;
 	bool remote = r->home != r->gpu;
 
+	/* DualOpt's SCBU: fine-grained remote loads go past the L1 */
+	if (r->flags & NG_REQ_FINE)
+		return false;
+	s0 = set_base(c, sm, r->line);
+	e = find(c, s0, r->line);
 	switch (r->op) {
 	case NG_OP_LOAD:
 		r->t += c->hit;
 		if (e >= 0) {
+			size_t i = s0 + (unsigned int)e;
+
+			/* a line still on its way: the hit waits for it */
+			if (c->ready[i] > r->t)
+				r->t = c->ready[i];
+			if (c->used && c->used[i])
+				c->used[i] |= r->mask;
 			c->lru[s0 + (unsigned int)e] = ++c->stamp[s0 / c->ways];
 			memcpy(sm->linebuf, c->data + (s0 + (unsigned int)e) * c->line,
 			       c->line);
@@ -141,8 +216,10 @@ static bool l1_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 		break;
 	default:
 		/* atomics happen at the home: our copy would be stale */
-		if (e >= 0)
+		if (e >= 0) {
+			retire(c, s0 + (unsigned int)e);
 			c->tag[s0 + (unsigned int)e] = 0;
+		}
 		break;
 	}
 	return false;
@@ -171,9 +248,14 @@ static void l1_respond(void *priv, struct ng_sm *sm, struct ng_req *r)
 			v = (int)i;
 		}
 	}
+	if (c->used && live(c, s0 + (unsigned int)v))
+		retire(c, s0 + (unsigned int)v);
 	c->tag[s0 + (unsigned int)v] = TAG(r->line >> c->line_shift, c->epoch);
 	memcpy(c->data + (s0 + (unsigned int)v) * c->line, r->src, c->line);
 	c->lru[s0 + (unsigned int)v] = ++c->stamp[s0 / c->ways];
+	c->ready[s0 + (unsigned int)v] = r->t;
+	if (c->used)
+		c->used[s0 + (unsigned int)v] = r->home != r->gpu ? r->mask : 0;
 	sm->ctr.v[NG_CTR_L1_FILL]++;
 }
 
@@ -183,6 +265,9 @@ static void l1_kernel_end(void *priv, struct ng_sm *const *sms, unsigned int nsm
 
 	(void)sms;
 	(void)nsm;
+	for (size_t i = 0; c->used && i < c->nways; i++)
+		if (c->used[i] && live(c, i))
+			retire(c, i);
 	/* software coherence: the next kernel finds every L1 empty */
 	c->epoch = (c->epoch + 1) & EPOCH_MASK;
 	if (!c->epoch) {

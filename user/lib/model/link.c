@@ -6,8 +6,23 @@
  * bandwidth) and gets the line back the other way (latency plus
  * serialization, queued behind other transfers in that direction); a
  * store carries its masked words to the home. Transfers round up to flits.
+ *
+ * DualOpt's fine-grained loads (NG_REQ_FINE) bring back only the
+ * xfer-gran units their mask uses: each response alone, or packed with
+ * others towards the same GPU by the home port's CoDec (codec.c) when
+ * codec-pack is not 0.
  */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "model/codec.h"
 #include "ngemu/model/model.h"
+#include "ngemu/util/err.h"
+
+struct link {
+	bool codec_on;
+	struct ng_codec codec;
+};
 
 static uint64_t flits(const struct ng_config *c, uint64_t bytes)
 {
@@ -67,6 +82,7 @@ static bool link_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 
 static void link_respond(void *priv, struct ng_sm *sm, struct ng_req *r)
 {
+	struct link *l = priv;
 	struct ng_model *m = sm->model;
 	const struct ng_config *c = m->cfg;
 	bool host = r->home == NG_HOME_HOST;
@@ -75,11 +91,20 @@ static void link_respond(void *priv, struct ng_sm *sm, struct ng_req *r)
 	ng_ticks start, dur;
 	unsigned int ri;
 
-	(void)priv;
 	if (r->home == r->gpu || r->op == NG_OP_STORE)
 		return;
-	/* loads bring the line, atomics the old values */
-	bytes = r->op == NG_OP_LOAD ? flits(c, c->line) : req_bytes(c, r);
+	if (r->flags & NG_REQ_FINE) {
+		unsigned int units = ng_fine_units(r->mask, c->xfer_gran);
+
+		if (l->codec_on) {
+			r->t = ng_codec_send(&l->codec, sm, r->home, r->t, units);
+			return;
+		}
+		bytes = flits(c, (uint64_t)units * c->xfer_gran);
+	} else {
+		/* loads bring the line, atomics the old values */
+		bytes = r->op == NG_OP_LOAD ? flits(c, c->line) : req_bytes(c, r);
+	}
 	ri = host ? ng_res_host(m, r->gpu, true)
 		  : ng_res_link(m, r->home, r->gpu);
 	start = ng_reserve(sm, ri, r->t, bytes, &dur);
@@ -89,6 +114,37 @@ static void link_respond(void *priv, struct ng_sm *sm, struct ng_req *r)
 		sm->ctr.v[NG_CTR_XACT_DATA]++;
 	if (c->inject)
 		owe(sm, dur, lat);
+}
+
+static int link_create(struct ng_model *m, void **priv, char *err,
+		       size_t errlen)
+{
+	const struct ng_config *c = m->cfg;
+	struct link *l = calloc(1, sizeof(*l));
+
+	if (l && (c->remote_opt == NG_RO_COALESCE || c->remote_opt == NG_RO_AUTO) &&
+	    c->codec_pack) {
+		l->codec_on = true;
+		if (ng_codec_init(&l->codec, c)) {
+			free(l);
+			l = NULL;
+		}
+	}
+	if (!l) {
+		ng_seterr(err, errlen, "out of memory for the link model");
+		return -ENOMEM;
+	}
+	*priv = l;
+	return 0;
+}
+
+static void link_destroy(void *priv)
+{
+	struct link *l = priv;
+
+	if (l && l->codec_on)
+		ng_codec_fini(&l->codec);
+	free(l);
 }
 
 static const struct ng_key link_keys[] = {
@@ -102,6 +158,10 @@ static const struct ng_key link_keys[] = {
 		   "CPU-GPU link bandwidth per GPU, each direction, GB/s"),
 	NG_KEY_NUM("host-latency", NG_KEY_DOUBLE, host_latency_ns, 0, 1e6,
 		   "CPU-GPU link latency, one way, ns"),
+	NG_KEY_NUM("codec-pack", NG_KEY_UINT, codec_pack, 0, 64,
+		   "DualOpt CoDec: fine-grained transactions per packet (0: no CoDec, each response alone)"),
+	NG_KEY_NUM("codec-timeout", NG_KEY_UINT, codec_timeout, 1, 100000,
+		   "DualOpt CoDec: cycles a packet waits to fill"),
 	{ .name = NULL },
 };
 
@@ -109,8 +169,10 @@ const struct ng_component ng_link_component = {
 	.name = "link",
 	.desc = "inter-GPU links and CPU-GPU links: latency and bandwidth per direction, in flits",
 	.keys = link_keys,
-	.counters = "link",
+	.counters = "link codec",
 	.remote_only = true,
+	.create = link_create,
+	.destroy = link_destroy,
 	.access = link_access,
 	.respond = link_respond,
 };

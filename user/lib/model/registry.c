@@ -10,8 +10,12 @@
 
 extern const struct ng_component ng_sharing_component;
 extern const struct ng_component ng_repl_component;
+extern const struct ng_component ng_migrate_component;
+extern const struct ng_component ng_de_component;
 extern const struct ng_component ng_l1_component;
+extern const struct ng_component ng_mshr_component;
 extern const struct ng_component ng_l2_component;
+extern const struct ng_component ng_rdma_component;
 extern const struct ng_component ng_rdc_component;
 extern const struct ng_component ng_link_component;
 extern const struct ng_component ng_hwc_component;
@@ -21,8 +25,12 @@ extern const struct ng_component ng_mem_component;
 const struct ng_component *const ng_components[] = {
 	&ng_sharing_component,	/* a measurement: who shares what */
 	&ng_repl_component,	/* replication: where a line is read */
+	&ng_migrate_component,	/* page migration on first remote touch */
+	&ng_de_component,	/* DualOpt: decision engine, marks requests */
 	&ng_l1_component,	/* REC: an L1 per real SM, local and remote */
+	&ng_mshr_component,	/* DualOpt: fine-grained loads' MSHRs */
 	&ng_l2_component,	/* L2: remote lines */
+	&ng_rdma_component,	/* DualOpt: the RDMA cache, remote lines */
 	&ng_rdc_component,	/* CARVE: remote data cache, coherence */
 	&ng_link_component,	/* inter-GPU and CPU-GPU links */
 	&ng_hwc_component,	/* CARVE: coherence at the home */

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ngemu/model/model.h"
 #include "ngemu/runtime/system.h"
 #include "ngemu/util/err.h"
 #include "ngemu/workloads/workload.h"
@@ -125,6 +126,9 @@ int ng_bench_run(struct ng_system *sys, const struct ng_workload *wl,
 	r->link_bytes = t->v[NG_CTR_LINK_TX] + t->v[NG_CTR_LINK_RX];
 	r->compute_frac = frac(t->v[NG_CTR_COMPUTE_TICKS], t->v[NG_CTR_SM_TICKS]);
 	r->has_sharing = !ng_sharing_profile(ng_system_model(sys), &r->sharing);
+	r->has_de = !ng_de_report(ng_system_model(sys), &r->de);
+	r->remote_latency_ns = frac(t->v[NG_CTR_REMOTE_TICKS],
+				    t->v[NG_CTR_REMOTE]) / NG_TICKS_PER_NS;
 	if (r->modeled_s > 0)
 		r->modeled_bw = (double)r->bytes / r->modeled_s / 1e9;
 	if (r->wall_s > 0) {

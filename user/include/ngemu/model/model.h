@@ -33,7 +33,7 @@
 
 #define NG_TICKS_PER_NS	1024
 #define NG_MAX_LINE	256
-#define NG_MAX_COMPONENTS 12
+#define NG_MAX_COMPONENTS 16
 
 typedef uint64_t ng_ticks;
 
@@ -48,6 +48,10 @@ enum ng_op { NG_OP_LOAD, NG_OP_STORE, NG_OP_ATOMIC };
 #define NG_REQ_COPY	4u
 #define NG_REQ_COPY_SHIFT 3
 #define NG_REQ_L1_FILL	32u	/* the SM's L1 wants the line on the way back */
+/* DualOpt: a fine-grained remote load (past the L1, masked words only) */
+#define NG_REQ_FINE	64u
+#define NG_REQ_RDMA	128u	/* the RDMA cache serves this GPU's remote lines */
+#define NG_REQ_RDMA_FILL 256u	/* ... and wants this one on the way back */
 
 /* One line request, as the coalescer emits it. */
 struct ng_req {

@@ -26,6 +26,7 @@
 	X(BLOCKS,	"core",	"blocks",	"thread blocks run")	\
 	X(STOLEN,	"core",	"stolen",	"blocks taken from another GPU") \
 	X(UNBOOKED,	"core",	"unbooked",	"transfers a full calendar shadow could not book") \
+	X(REMOTE_TICKS,	"core",	"remote_ticks",	"remote requests' time from issue to completion, ticks") \
 	X(L1_HIT,	"l1",	"hits",		"loads served by the SM's L1") \
 	X(L1_MISS,	"l1",	"misses",	"loads missing the L1") \
 	X(L1_RHIT,	"l1",	"remote_hits",	"loads of remote lines served by the L1") \
@@ -65,6 +66,22 @@
 	X(DIR_INV_WRITE_HIT, "dir", "inv_write_hits", "write-initiated invalidations that found the line in the sharer's L2") \
 	X(DIR_INV_EVICT_HIT, "dir", "inv_evict_hits", "eviction-initiated invalidations that found the line in the sharer's L2 (unnecessary ones)") \
 	X(DIR_RACE,	"dir",	"race_invals",	"invalidates of same-interval readers of a written line") \
+	X(MSHR_HIT,	"mshr",	"hits",		"fine-grained loads merged with an in-flight request covering their words") \
+	X(MSHR_PARTIAL,	"mshr",	"partial",	"fine-grained loads of a line in flight whose mask was not covered") \
+	X(FINE_REQ,	"mshr",	"fine_loads",	"fine-grained remote loads sent (L1 bypassed)") \
+	X(FINE_UNITS,	"mshr",	"fine_units",	"transfer units (xfer-gran bytes) they fetched") \
+	X(RDMA_HIT,	"rdma",	"hits",		"remote loads served by the RDMA cache") \
+	X(RDMA_MISS,	"rdma",	"misses",	"remote loads missing the RDMA cache") \
+	X(RDMA_FILL,	"rdma",	"fills",	"remote lines inserted") \
+	X(RDMA_EVICT,	"rdma",	"evictions",	"valid lines replaced") \
+	X(RDMA_WHIT,	"rdma",	"write_hits",	"remote stores absorbed by a cached line (write-back)") \
+	X(RDMA_WB_BYTES, "rdma", "writeback_bytes", "link bytes writing dirty words back to their homes") \
+	X(RDMA_INVAL,	"rdma",	"invalidations", "lines dropped at kernel boundaries") \
+	X(CODEC_PKTS,	"codec", "packets",	"CoDec packets of fine-grained responses") \
+	X(CODEC_XACTS,	"codec", "transactions", "fine-grained responses' units packed into them") \
+	X(CODEC_FULL,	"codec", "full",	"packets sent full (the rest left on their timeout)") \
+	X(MIG_PAGES,	"migrate", "pages",	"pages migrated on a first remote touch") \
+	X(MIG_BYTES,	"migrate", "bytes",	"link bytes moving them") \
 	X(XACT_REQ,	"link",	"requests",	"inter-GPU requests without data (loads, atomics)") \
 	X(XACT_DATA,	"link",	"data",		"inter-GPU transfers with data (lines back, stores, atomics' values)") \
 	X(LINK_TX,	"link",	"tx_bytes",	"bytes this GPU sent over links") \

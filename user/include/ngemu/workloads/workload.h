@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "ngemu/config.h"
+#include "ngemu/model/dualopt.h"
 #include "ngemu/model/sharing.h"
 #include "ngemu/util/counters.h"
 #include "ngemu/runtime/space.h"
@@ -74,6 +75,10 @@ struct ng_bench_result {
 	uint64_t fallback_bytes;	/* buffers pushed to host memory by them */
 	uint64_t repl_bytes;		/* memory of read-only page replicas */
 	double mem_overhead;		/* (carve or replicas) / footprint */
+	/* DualOpt: remote loads' issue to completion, and the engine's call */
+	double remote_latency_ns;
+	bool has_de;
+	struct ng_de_report de;
 	/* kmod backend: the module's placement against the model's */
 	bool kmod;
 	struct ng_kmod_check placement;
