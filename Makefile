@@ -225,6 +225,12 @@ bench-carve: user
 bench-rec: user
 	$(Q)tools/bench-rec.sh $(NGEMU) $(BENCH_ARGS)
 
+# DualOpt's thirteen workloads under its systems, classes beside the
+# paper's, and the granularity and timeout sweeps (Documentation/dualopt.rst).
+.PHONY: bench-dualopt
+bench-dualopt: user
+	$(Q)tools/bench-dualopt.sh $(NGEMU) $(BENCH_ARGS)
+
 # What the worker pool's design rests on: a barrier of a thread per SM
 # against the pool's barrier of a thread per CPU and a coroutine switch.
 .PHONY: bench-pool

@@ -93,6 +93,11 @@ static void measure(struct de *d, unsigned int g, bool complete)
 	struct de_gpu *s = &d->g[g];
 	uint64_t used = 0, fetched = 0;
 
+	/* a GPU still warming up at the end: what it saw in all */
+	if (s->phase == WARMUP) {
+		s->w_acc = s->requests;
+		s->w_remote = s->remote;
+	}
 	ng_l1_remote_words(d->m, g, true, &used, &fetched);
 	s->out.v.remote_ratio = ratio(s->w_remote, s->w_acc);
 	s->out.v.utilization = ratio(used - s->used0, fetched - s->fetched0);

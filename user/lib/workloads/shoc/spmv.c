@@ -163,6 +163,7 @@ static int sp_run(struct ng_system *sys, const struct ng_bench_opts *o,
 			goto out;
 	}
 	wl_collect(sys, r);
+	wl_corrupt_f32(o, a.y, a.rows);
 	r->verified = true;
 	snprintf(r->verify, sizeof(r->verify),
 		 "y = A x for %llu rows x %u nonzeros matches the CPU reference",
