@@ -16,6 +16,8 @@
 
 #define NGEMU(...) ((char *const[]){ (char *)ngemu_path(), __VA_ARGS__, NULL })
 
+#include "suite_cases.h"
+
 FIXTURE(dualopt) {
 	struct cmd_result r;
 };
@@ -32,30 +34,8 @@ FIXTURE_TEARDOWN(dualopt)
 
 TEST_F(dualopt, workloads_verify_and_catch_one_wrong_element)
 {
-	unsigned int n = 0;
-
-	for (unsigned int i = 0; ng_workloads[i]; i++) {
-		const char *name = ng_workloads[i]->name;
-
-		if (!(ng_workloads[i]->suites & NG_SUITE_DUALOPT))
-			continue;
-		n++;
-		ASSERT_EQ(0, run_cmd(&self->r, NGEMU("bench", (char *)name,
-						     "--system", "dualopt",
-						     "--deterministic", "--iters", "1")));
-		EXPECT_EQ(0, self->r.status) TH_LOG("%s: %s", name, self->r.err);
-		EXPECT_NE(NULL, strstr(self->r.out, ": verified")) TH_LOG("%s", name);
-		EXPECT_NE(NULL, strstr(self->r.out, "\nclass      ")) TH_LOG("%s", name);
-		ASSERT_EQ(0, run_cmd(&self->r, NGEMU("bench", (char *)name,
-						     "--system", "dualopt",
-						     "--deterministic", "--iters", "1",
-						     "--corrupt-one")));
-		EXPECT_EQ(1, self->r.status) TH_LOG("%s", name);
-		EXPECT_NE(NULL, strstr(self->r.out, "FAILED")) TH_LOG("%s", name);
-		EXPECT_NE(NULL, strstr(self->r.out, "the CPU reference says"))
-			TH_LOG("%s: %s", name, self->r.out);
-	}
-	EXPECT_LE(7, n);
+	EXPECT_LE(7, suite_verifies(_metadata, &self->r, NG_SUITE_DUALOPT, "dualopt",
+				   "\nclass      "));
 }
 
 TEST_F(dualopt, json_names_the_class)

@@ -16,6 +16,8 @@
 
 #define NGEMU(...) ((char *const[]){ (char *)ngemu_path(), __VA_ARGS__, NULL })
 
+#include "suite_cases.h"
+
 FIXTURE(rec) {
 	struct cmd_result r;
 };
@@ -54,29 +56,8 @@ TEST_F(rec, config_shows_entry_bits_and_storage)
 /* Every workload of REC's suite, on REC's system, and with one element off. */
 TEST_F(rec, workloads_verify_and_catch_one_wrong_element)
 {
-	unsigned int n = 0;
-
-	for (unsigned int i = 0; ng_workloads[i]; i++) {
-		const char *name = ng_workloads[i]->name;
-
-		if (!(ng_workloads[i]->suites & NG_SUITE_REC))
-			continue;
-		n++;
-		ASSERT_EQ(0, run_cmd(&self->r, NGEMU("bench", (char *)name,
-						     "--system", "rec",
-						     "--deterministic", "--iters", "1")));
-		EXPECT_EQ(0, self->r.status) TH_LOG("%s: %s", name, self->r.err);
-		EXPECT_NE(NULL, strstr(self->r.out, ": verified")) TH_LOG("%s", name);
-		ASSERT_EQ(0, run_cmd(&self->r, NGEMU("bench", (char *)name,
-						     "--system", "rec",
-						     "--deterministic", "--iters", "1",
-						     "--corrupt-one")));
-		EXPECT_EQ(1, self->r.status) TH_LOG("%s", name);
-		EXPECT_NE(NULL, strstr(self->r.out, "FAILED")) TH_LOG("%s", name);
-		EXPECT_NE(NULL, strstr(self->r.out, "the CPU reference says"))
-			TH_LOG("%s: %s", name, self->r.out);
-	}
-	EXPECT_LE(4, n);
+	EXPECT_LE(4, suite_verifies(_metadata, &self->r, NG_SUITE_REC, "rec",
+				   NULL));
 }
 
 TEST_F(rec, without_a_directory_verification_sees_stale_data)

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A paper's suite as a user meets it (the CLI tests of rec and dualopt):
+ * every workload of the suite verified on the paper's preset, and failing
+ * with the CPU reference's value when one element of its result is wrong.
+ * Include after kselftest_harness.h and run_cmd.h, with NGEMU() defined.
+ */
+#ifndef NGEMU_TEST_SUITE_CASES_H
+#define NGEMU_TEST_SUITE_CASES_H
+
+#include "ngemu/workloads/workload.h"
+
+/* The workloads of @suite on @preset; @also: a line every report has. */
+static inline unsigned int suite_verifies(struct __test_metadata *_metadata,
+					  struct cmd_result *r,
+					  unsigned int suite, const char *preset,
+					  const char *also)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; ng_workloads[i]; i++) {
+		const char *name = ng_workloads[i]->name;
+
+		if (!(ng_workloads[i]->suites & suite))
+			continue;
+		n++;
+		ASSERT_EQ(0, run_cmd(r, NGEMU("bench", (char *)name, "--system",
+					      (char *)preset, "--deterministic",
+					      "--iters", "1")))
+			TH_LOG("%s", name);
+		EXPECT_EQ(0, r->status) TH_LOG("%s: %s", name, r->err);
+		EXPECT_NE(NULL, strstr(r->out, ": verified")) TH_LOG("%s", name);
+		if (also)
+			EXPECT_NE(NULL, strstr(r->out, also)) TH_LOG("%s", name);
+		ASSERT_EQ(0, run_cmd(r, NGEMU("bench", (char *)name, "--system",
+					      (char *)preset, "--deterministic",
+					      "--iters", "1", "--corrupt-one")))
+			TH_LOG("%s", name);
+		EXPECT_EQ(1, r->status) TH_LOG("%s", name);
+		EXPECT_NE(NULL, strstr(r->out, "FAILED")) TH_LOG("%s", name);
+		EXPECT_NE(NULL, strstr(r->out, "the CPU reference says"))
+			TH_LOG("%s: %s", name, r->out);
+	}
+	return n;
+}
+
+#endif /* NGEMU_TEST_SUITE_CASES_H */
