@@ -302,7 +302,12 @@ static void *read_loop(void *arg)
 	return NULL;
 }
 
-TEST_F(rep, unset_read_mostly_racing_replication)
+/*
+ * Three readers spin on the VM's few (software-emulated) CPUs while the
+ * advice flips 200 times: on a loaded host that took longer than the
+ * harness's default 30 s once, so it gets more (a hang still fails).
+ */
+TEST_F_TIMEOUT(rep, unset_read_mostly_racing_replication, 120)
 {
 	struct racer rc[NUMAGPU_MAX_GPUS];
 	struct numagpu_buf_stats st;
