@@ -14,6 +14,7 @@ extern const struct ng_workload ng_wl_triad, ng_wl_local_stream,
 extern const struct ng_workload ng_wl_atax, ng_wl_c2d, ng_wl_fir, ng_wl_gemm,
 	ng_wl_gemv, ng_wl_j2d, ng_wl_lu, ng_wl_mm2, ng_wl_mm3, ng_wl_pr, ng_wl_sc,
 	ng_wl_st;
+extern const struct ng_workload ng_wl_km, ng_wl_aes;
 
 const struct ng_workload *const ng_workloads[] = {
 	&ng_wl_triad,		/* stream/triad.c */
@@ -37,6 +38,7 @@ const struct ng_workload *const ng_workloads[] = {
 	&ng_wl_pr,		/* heteromark/pr.c */
 	&ng_wl_sc,		/* amdapp/sc.c */
 	&ng_wl_st,		/* shoc/st.c */
+	&ng_wl_km, &ng_wl_aes,	/* heteromark/km.c, heteromark/aes.c */
 	NULL,
 };
 
