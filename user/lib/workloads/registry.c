@@ -14,7 +14,9 @@ extern const struct ng_workload ng_wl_triad, ng_wl_local_stream,
 extern const struct ng_workload ng_wl_atax, ng_wl_c2d, ng_wl_fir, ng_wl_gemm,
 	ng_wl_gemv, ng_wl_j2d, ng_wl_lu, ng_wl_mm2, ng_wl_mm3, ng_wl_pr, ng_wl_sc,
 	ng_wl_st;
-extern const struct ng_workload ng_wl_bicg, ng_wl_mm, ng_wl_mt;	/* DualOpt */
+/* DualOpt Table 2 */
+extern const struct ng_workload ng_wl_bicg, ng_wl_mm, ng_wl_mt, ng_wl_km,
+	ng_wl_aes;
 
 const struct ng_workload *const ng_workloads[] = {
 	&ng_wl_triad,		/* stream/triad.c */
@@ -41,6 +43,8 @@ const struct ng_workload *const ng_workloads[] = {
 	&ng_wl_bicg,		/* polybench/bicg.c */
 	&ng_wl_mt,		/* amdapp/mt.c */
 	&ng_wl_mm,		/* amdapp/mm.c */
+	&ng_wl_km,		/* heteromark/km.c */
+	&ng_wl_aes,		/* heteromark/aes.c */
 	NULL,
 };
 
