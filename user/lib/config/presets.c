@@ -132,7 +132,7 @@ static const struct preset presets[] = {
 	  "CARVE (MICRO 2018)", NULL, carve },
 	{ "dualopt", "DualOpt Table 1: 4 GPUs, 64 B lines, 16 KB L1 per CU, 64 GB/s links in 16 B flits, decision engine (remote_thresh 2%, block_thresh 0.2, hit_thresh 0.4), 1.5 MB RDMA cache, 4 B transfers, CoDec 10 per packet; 4 KB pages round-robin, work-groups in contiguous ranges (MGPUSim's unified mode)",
 	  "DualOpt (locality-aware remote access optimizations)",
-	  "MGPUSim's memory-side L2 (ngemu's L2 caches remote lines at the requester: off here), the L1 scalar caches; Table 2's bs",
+	  "MGPUSim's memory-side L2 (ngemu's L2 caches remote lines at the requester: off here), the L1 scalar caches",
 	  dualopt },
 	{ "rec", "REC Table 2: 4 GPUs, 64 B lines, 16 KB L1 per CU, 2 MB L2, 8K-entry directory of 1 KB ranges, 300 GB/s links (150 each way), 1 TB/s HBM; 4 KB pages round-robin, work-groups in contiguous ranges (MGPUSim's unified mode)",
 	  "REC (JSA 2025)",

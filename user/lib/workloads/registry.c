@@ -16,7 +16,7 @@ extern const struct ng_workload ng_wl_atax, ng_wl_c2d, ng_wl_fir, ng_wl_gemm,
 	ng_wl_st;
 /* DualOpt Table 2 */
 extern const struct ng_workload ng_wl_bicg, ng_wl_mm, ng_wl_mt, ng_wl_km,
-	ng_wl_aes;
+	ng_wl_aes, ng_wl_bs;
 
 const struct ng_workload *const ng_workloads[] = {
 	&ng_wl_triad,		/* stream/triad.c */
@@ -45,6 +45,7 @@ const struct ng_workload *const ng_workloads[] = {
 	&ng_wl_mm,		/* amdapp/mm.c */
 	&ng_wl_km,		/* heteromark/km.c */
 	&ng_wl_aes,		/* heteromark/aes.c */
+	&ng_wl_bs,		/* amdapp/bs.c */
 	NULL,
 };
 

@@ -232,6 +232,45 @@ static inline bool wl_check_f32(struct ng_bench_result *r, const char *what,
 }
 
 /*
+ * --corrupt-one for a word result, as wl_corrupt_f32() does for floats:
+ * element n / 2 changes before it is verified.
+ */
+static inline void wl_corrupt_u32(const struct ng_bench_opts *o,
+				  uint32_t *got, uint64_t n)
+{
+	if (o->corrupt && n)
+		got[n / 2] += 1;
+}
+
+/*
+ * Words must match exactly; the failure worded as wl_check_f32()'s
+ * (@cols 0: a vector).
+ */
+static inline bool wl_check_u32(struct ng_bench_result *r, const char *what,
+				const uint32_t *got, const uint32_t *want,
+				uint64_t n, uint64_t cols, const char *ok)
+{
+	for (uint64_t i = 0; i < n; i++) {
+		if (got[i] == want[i])
+			continue;
+		r->verified = false;
+		if (cols)
+			snprintf(r->verify, sizeof(r->verify),
+				 "%s[%llu][%llu] = %u, the CPU reference says %u",
+				 what, (unsigned long long)(i / cols),
+				 (unsigned long long)(i % cols), got[i], want[i]);
+		else
+			snprintf(r->verify, sizeof(r->verify),
+				 "%s[%llu] = %u, the CPU reference says %u", what,
+				 (unsigned long long)i, got[i], want[i]);
+		return false;
+	}
+	r->verified = true;
+	snprintf(r->verify, sizeof(r->verify), "%s", ok);
+	return true;
+}
+
+/*
  * Lanes [lo, hi) of @w load a[i0 + lane] (float): the whole warp with the
  * zero-copy form, else a narrower warp (the other lanes inactive, as a
  * kernel's bound check makes them); the data is at buf[lane] then.

@@ -178,37 +178,6 @@ static int mt_launch(struct wlc *c, const char *name, ng_kernel_fn fn,
 			     (struct ng_dim){ MT_BS, MT_BS }, -1, timed);
 }
 
-/*
- * --corrupt-one for a word result, as wl_corrupt_f32() does for floats:
- * element n / 2 changes before it is verified.
- */
-static void mt_corrupt_u32(const struct ng_bench_opts *o, uint32_t *got,
-			   uint64_t n)
-{
-	if (o->corrupt && n)
-		got[n / 2] += 1;
-}
-
-/* Words must match exactly; the failure worded as wl_check_f32()'s. */
-static bool mt_check_u32(struct ng_bench_result *r, const char *what,
-			 const uint32_t *got, const uint32_t *want, uint64_t n,
-			 uint64_t cols, const char *ok)
-{
-	for (uint64_t i = 0; i < n; i++) {
-		if (got[i] == want[i])
-			continue;
-		r->verified = false;
-		snprintf(r->verify, sizeof(r->verify),
-			 "%s[%llu][%llu] = %u, the CPU reference says %u", what,
-			 (unsigned long long)(i / cols),
-			 (unsigned long long)(i % cols), got[i], want[i]);
-		return false;
-	}
-	r->verified = true;
-	snprintf(r->verify, sizeof(r->verify), "%s", ok);
-	return true;
-}
-
 /* The CPU reference: the host's input, transposed. */
 static int mt_verify(struct wlc *c, const struct mt_args *a)
 {
@@ -226,8 +195,8 @@ static int mt_verify(struct wlc *c, const struct mt_args *a)
 	snprintf(ok, sizeof(ok),
 		 "the %llu x %llu transpose matches the CPU reference",
 		 (unsigned long long)a->w, (unsigned long long)a->w);
-	mt_corrupt_u32(c->o, a->out, n);
-	mt_check_u32(c->r, "output", a->out, want, n, a->w, ok);
+	wl_corrupt_u32(c->o, a->out, n);
+	wl_check_u32(c->r, "output", a->out, want, n, a->w, ok);
 	free(want);
 	return 0;
 }
