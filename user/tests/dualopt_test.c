@@ -213,6 +213,29 @@ TEST_F(dualopt, mshr_merges_only_when_the_mask_is_covered)
 	EXPECT_EQ(0, ctr(self, NG_CTR_L1_FILL));
 }
 
+/*
+ * Each kernel's times start again at 0: an entry of the kernel before has
+ * arrived, whatever its time was, and must not hold a new load back.
+ */
+TEST_F(dualopt, mshr_entries_do_not_outlive_their_kernel)
+{
+	struct ng_req r;
+
+	self->cfg.remote_opt = NG_RO_COALESCE;
+	self->cfg.codec_pack = 0;
+	up(_metadata, self);
+	/* a load late in the first kernel: its words arrive late */
+	self->sm[0].now = 1000 * NG_TICKS_PER_NS;
+	r = req(self, 0, self->r, 0x1, NG_OP_LOAD);
+	EXPECT_LT(1000 * NG_TICKS_PER_NS, r.t);
+	next_kernel(self);
+	/* the same words at the new kernel's start: a new request, on time */
+	r = req(self, 0, self->r, 0x1, NG_OP_LOAD);
+	EXPECT_EQ(0, ctr(self, NG_CTR_MSHR_HIT));
+	EXPECT_EQ(2, ctr(self, NG_CTR_FINE_REQ));
+	EXPECT_GT(1000 * NG_TICKS_PER_NS, r.t);
+}
+
 TEST_F(dualopt, baseline_moves_whole_lines)
 {
 	self->cfg.remote_opt = NG_RO_OFF;

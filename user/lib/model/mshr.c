@@ -27,7 +27,12 @@
 struct mshr_entry {
 	uintptr_t line;
 	uint64_t mask;
-	ng_ticks ready;
+	/*
+	 * When the words arrive, in absolute time (sm->time_base + t): each
+	 * kernel's times start at 0, and an entry of an earlier kernel must
+	 * look arrived, not in flight until some time of the new one.
+	 */
+	uint64_t ready;
 };
 
 struct mshr {
@@ -89,16 +94,17 @@ static bool mshr_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 	struct mshr *s = priv;
 	size_t cu = (size_t)sm->id * s->scale + sm->cu;
 	struct mshr_entry *e = &s->e[cu * s->n];
+	uint64_t now = sm->time_base + r->t;
 	unsigned int victim = 0;
 	bool partial = false;
 
 	if (!(r->flags & NG_REQ_FINE))
 		return false;
 	for (unsigned int i = 0; i < s->n; i++) {
-		if (e[i].ready > r->t && e[i].line == r->line) {
+		if (e[i].ready > now && e[i].line == r->line) {
 			if ((e[i].mask & r->mask) == r->mask) {
 				/* Fig. 8(a): the words are on their way */
-				r->t = e[i].ready;
+				r->t = e[i].ready - sm->time_base;
 				r->src = (const void *)(r->line + sm->view_delta);
 				sm->ctr.v[NG_CTR_MSHR_HIT]++;
 				return true;
@@ -126,7 +132,7 @@ static void mshr_respond(void *priv, struct ng_sm *sm, struct ng_req *r)
 	size_t cu = (size_t)sm->id * s->scale + sm->cu;
 
 	if (r->flags & NG_REQ_FINE)
-		s->e[cu * s->n + s->last[cu]].ready = r->t;
+		s->e[cu * s->n + s->last[cu]].ready = sm->time_base + r->t;
 }
 
 static bool mshr_enabled(const struct ng_config *c)
