@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "model/dir_entry.h"
+#include "model/evlog.h"
 #include "model/frame.h"
 #include "ngemu/model/model.h"
 #include "ngemu/util/err.h"
@@ -53,16 +54,9 @@ enum { INV_WRITE, INV_EVICT, INV_RACE };
 #define INV_SHIFT	3
 
 struct dir_ev {
+	struct ng_ev ev;
 	uint64_t li;		/* line index in the space */
-	ng_ticks t;		/* arrival at the home */
-	uint32_t seq;		/* per requester, in issue order */
-	uint8_t gpu;
 	uint8_t kind;
-};
-
-struct ev_log {
-	struct dir_ev *e;
-	size_t n, cap;
 };
 
 struct inv_list {
@@ -92,9 +86,9 @@ struct dir {
 	uint64_t *st[NG_MAX_GPUS];		/* the entries, bit-packed */
 	uint32_t *stamp[NG_MAX_GPUS];		/* replacement order */
 	uint32_t clock[NG_MAX_GPUS];
-	struct ev_log log[NG_MAX_GPUS][NG_MAX_GPUS];	/* [requester][home] */
+	struct ng_evlog log[NG_MAX_GPUS][NG_MAX_GPUS];	/* [requester][home] */
 	uint32_t seq[NG_MAX_GPUS];
-	struct ev_log gather[NG_MAX_GPUS];
+	struct ng_evlog gather[NG_MAX_GPUS];
 	struct inv_list inv[NG_MAX_GPUS][NG_MAX_GPUS];	/* [source][target] */
 	struct wset written[NG_MAX_GPUS];		/* per home */
 };
@@ -109,10 +103,10 @@ static void dir_destroy(void *priv)
 		return;
 	for (unsigned int a = 0; a < NG_MAX_GPUS; a++) {
 		for (unsigned int b = 0; b < NG_MAX_GPUS; b++) {
-			free(d->log[a][b].e);
+			ng_evlog_free(&d->log[a][b]);
 			free(d->inv[a][b].it);
 		}
-		free(d->gather[a].e);
+		ng_evlog_free(&d->gather[a]);
 		free(d->written[a].key);
 		free(d->written[a].gpus);
 		ng_table_free(d->st[a], d->words * 8);
@@ -263,14 +257,13 @@ static void ws_clear(struct wset *w)
 static void log_event(struct dir *d, const struct ng_req *r, uint64_t li,
 		      unsigned int kind)
 {
-	struct ev_log *l = &d->log[r->gpu][r->home];
+	struct dir_ev *e = ng_evlog_add(&d->log[r->gpu][r->home], sizeof(*e));
 
-	if (!ng_grow((void **)&l->e, &l->cap, l->n + 1, sizeof(*l->e)))
+	if (!e)
 		return;
-	l->e[l->n++] = (struct dir_ev){ .li = li, .t = r->t,
-					.seq = d->seq[r->gpu]++,
-					.gpu = (uint8_t)r->gpu,
-					.kind = (uint8_t)kind };
+	*e = (struct dir_ev){ .ev = { .t = r->t, .seq = d->seq[r->gpu]++,
+				      .gpu = (uint8_t)r->gpu },
+			      .li = li, .kind = (uint8_t)kind };
 }
 
 static bool dir_access(void *priv, struct ng_sm *sm, struct ng_req *r)
@@ -406,7 +399,7 @@ static void apply(struct dir *d, unsigned int home, const struct dir_ev *ev)
 	uint64_t *st = d->st[home];
 	uint64_t base = ev->li >> d->pos_shift;
 	unsigned int p = group_of(d, ev->li);
-	uint32_t me = ev->kind == EV_LWRITE ? 0 : 1u << ev->gpu;
+	uint32_t me = ev->kind == EV_LWRITE ? 0 : 1u << ev->ev.gpu;
 	int64_t f = find(d, home, base);
 	uint64_t e;
 	bool pos;
@@ -414,7 +407,7 @@ static void apply(struct dir *d, unsigned int home, const struct dir_ev *ev)
 
 	if (f < 0 && ev->kind == EV_LWRITE)
 		return;		/* nobody holds it any more */
-	e = f >= 0 ? (uint64_t)f : allocate(d, home, base, ev->t);
+	e = f >= 0 ? (uint64_t)f : allocate(d, home, base, ev->ev.t);
 	pos = f >= 0 && ng_dirent_pos(g, st, e, p);
 	held = pos ? gpus_of(home, ng_dirent_sharers(g, st, e, p)) : 0;
 	if (!d->fifo)
@@ -425,13 +418,13 @@ static void apply(struct dir *d, unsigned int home, const struct dir_ev *ev)
 		break;
 	case EV_RWRITE:
 		if (held & ~me)
-			invalidate(d, home, held & ~me, ev->li, INV_WRITE, ev->t);
+			invalidate(d, home, held & ~me, ev->li, INV_WRITE, ev->ev.t);
 		ng_dirent_set_group(g, st, e, p, true, sharers_of(home, me));
 		break;
 	default:
 		if (!pos)
 			break;
-		invalidate(d, home, held, ev->li, INV_WRITE, ev->t);
+		invalidate(d, home, held, ev->li, INV_WRITE, ev->ev.t);
 		ng_dirent_set_group(g, st, e, p, false, 0);
 		if (!any_position(d, home, e))
 			ng_dirent_clear(g, st, e);
@@ -443,21 +436,10 @@ static void apply(struct dir *d, unsigned int home, const struct dir_ev *ev)
 	 * the same interval, whatever their order.
 	 */
 	if (ws_get(&d->written[home], ev->li) & ~me) {
-		inv_add(&d->inv[home][ev->gpu], ev->li << INV_SHIFT |
+		inv_add(&d->inv[home][ev->ev.gpu], ev->li << INV_SHIFT |
 			(d->coarse ? INV_REGION : 0) | INV_RACE);
 		d->m->gctr[home].v[NG_CTR_DIR_RACE]++;
 	}
-}
-
-static int ev_cmp(const void *a, const void *b)
-{
-	const struct dir_ev *x = a, *y = b;
-
-	if (x->t != y->t)
-		return x->t < y->t ? -1 : 1;
-	if (x->gpu != y->gpu)
-		return x->gpu < y->gpu ? -1 : 1;
-	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
 /* Phase 1: the invalidations for GPU @gpu's caches, from every home. */
@@ -490,33 +472,24 @@ static void deliver(struct dir *d, unsigned int gpu)
 static void dir_sync(void *priv, unsigned int phase, unsigned int gpu)
 {
 	struct dir *d = priv;
-	struct ev_log *all = &d->gather[gpu];
+	const struct dir_ev *all;
+	size_t n;
 
 	if (phase == 1) {
 		deliver(d, gpu);
 		return;
 	}
 	/* phase 0: this GPU as the home of what every GPU sent it */
-	all->n = 0;
-	for (unsigned int g = 0; g < d->ngpus; g++) {
-		struct ev_log *l = &d->log[g][gpu];
-
-		if (l->n && ng_grow((void **)&all->e, &all->cap, all->n + l->n,
-				    sizeof(*all->e))) {
-			memcpy(all->e + all->n, l->e, l->n * sizeof(*l->e));
-			all->n += l->n;
-		}
-		l->n = 0;
-	}
-	if (all->n > 1)
-		qsort(all->e, all->n, sizeof(*all->e), ev_cmp);
+	n = ng_evlog_gather(&d->gather[gpu], d->log, d->ngpus, gpu,
+			    sizeof(*all));
+	all = d->gather[gpu].e;
 	/* the remote writers join the home's own in the interval's set */
-	for (size_t i = 0; i < all->n; i++)
-		if (all->e[i].kind == EV_RWRITE)
-			(void)ws_add(&d->written[gpu], all->e[i].li,
-				     1u << all->e[i].gpu);
-	for (size_t i = 0; i < all->n; i++)
-		apply(d, gpu, &all->e[i]);
+	for (size_t i = 0; i < n; i++)
+		if (all[i].kind == EV_RWRITE)
+			(void)ws_add(&d->written[gpu], all[i].li,
+				     1u << all[i].ev.gpu);
+	for (size_t i = 0; i < n; i++)
+		apply(d, gpu, &all[i]);
 	ws_clear(&d->written[gpu]);
 }
 

@@ -21,22 +21,15 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 
+#include "model/evlog.h"
 #include "ngemu/model/model.h"
 #include "ngemu/util/err.h"
 #include "util/util.h"
 
 struct fault {
-	ng_ticks t;
+	struct ng_ev ev;
 	uint64_t page;
-	unsigned int gpu;
-	unsigned int seq;
-};
-
-struct fault_log {
-	struct fault *e;
-	size_t n, cap;
 };
 
 struct migrate {
@@ -47,8 +40,8 @@ struct migrate {
 	uint8_t *moved;			/* per page: moved once (by its home) */
 	uint64_t *asked[NG_MAX_GPUS];	/* per GPU, a bit per page: faulted */
 	unsigned int seq[NG_MAX_GPUS];
-	struct fault_log log[NG_MAX_GPUS][NG_MAX_GPUS];	/* [gpu][home] */
-	struct fault_log gather[NG_MAX_GPUS];
+	struct ng_evlog log[NG_MAX_GPUS][NG_MAX_GPUS];	/* [gpu][home] */
+	struct ng_evlog gather[NG_MAX_GPUS];
 };
 
 static void migrate_destroy(void *priv)
@@ -61,8 +54,8 @@ static void migrate_destroy(void *priv)
 	for (unsigned int g = 0; g < d->ngpus; g++) {
 		ng_table_free(d->asked[g], (d->npages + 63) / 64 * 8);
 		for (unsigned int h = 0; h < d->ngpus; h++)
-			free(d->log[g][h].e);
-		free(d->gather[g].e);
+			ng_evlog_free(&d->log[g][h]);
+		ng_evlog_free(&d->gather[g]);
 	}
 	free(d);
 }
@@ -106,30 +99,20 @@ static bool migrate_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 	struct migrate *d = priv;
 	uint64_t p = (r->line - sm->space_base) >> d->page_shift;
 	uint64_t *a = &d->asked[r->gpu][p / 64], bit = 1ULL << (p % 64);
-	struct fault_log *l;
+	struct fault *f;
 
 	if (r->home >= d->ngpus || r->home == r->gpu || d->moved[p] || *a & bit)
 		return false;
-	l = &d->log[r->gpu][r->home];
-	if (!ng_grow((void **)&l->e, &l->cap, l->n + 1, sizeof(*l->e)))
+	f = ng_evlog_add(&d->log[r->gpu][r->home], sizeof(*f));
+	if (!f)
 		return false;	/* no room to log it: the access stays remote */
 	*a |= bit;
-	l->e[l->n++] = (struct fault){ .t = r->t, .page = p, .gpu = r->gpu,
-				       .seq = d->seq[r->gpu]++ };
+	*f = (struct fault){ .ev = { .t = r->t, .gpu = (uint8_t)r->gpu,
+				     .seq = d->seq[r->gpu]++ },
+			     .page = p };
 	/* the fault: the access waits for the driver and the copy */
 	r->t += d->stall;
 	return false;
-}
-
-static int fault_cmp(const void *a, const void *b)
-{
-	const struct fault *x = a, *y = b;
-
-	if (x->t != y->t)
-		return x->t < y->t ? -1 : 1;
-	if (x->gpu != y->gpu)
-		return x->gpu < y->gpu ? -1 : 1;
-	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
 /* Phase 0, home @home's thread: its pages move, first fault first. */
@@ -137,35 +120,27 @@ static void migrate_sync(void *priv, unsigned int phase, unsigned int home)
 {
 	struct migrate *d = priv;
 	struct ng_model *m = d->m;
-	struct fault_log *all = &d->gather[home];
 	uint64_t page = 1ULL << d->page_shift;
+	const struct fault *all;
+	size_t n;
 
 	(void)phase;
-	all->n = 0;
-	for (unsigned int g = 0; g < d->ngpus; g++) {
-		struct fault_log *l = &d->log[g][home];
-
-		if (l->n && ng_grow((void **)&all->e, &all->cap, all->n + l->n,
-				    sizeof(*all->e))) {
-			memcpy(all->e + all->n, l->e, l->n * sizeof(*l->e));
-			all->n += l->n;
-		}
-		l->n = 0;
-	}
-	if (all->n > 1)
-		qsort(all->e, all->n, sizeof(*all->e), fault_cmp);
-	for (size_t i = 0; i < all->n; i++) {
-		const struct fault *f = &all->e[i];
-		unsigned int ri = ng_res_link(m, home, f->gpu);
+	n = ng_evlog_gather(&d->gather[home], d->log, d->ngpus, home,
+			    sizeof(*all));
+	all = d->gather[home].e;
+	for (size_t i = 0; i < n; i++) {
+		const struct fault *f = &all[i];
+		unsigned int gpu = f->ev.gpu;
+		unsigned int ri = ng_res_link(m, home, gpu);
 
 		if (d->moved[f->page] ||
 		    atomic_load_explicit(&m->space->loc[f->page],
 					 memory_order_relaxed) != home)
 			continue;
 		d->moved[f->page] = 1;
-		atomic_store_explicit(&m->space->loc[f->page], (uint8_t)f->gpu,
+		atomic_store_explicit(&m->space->loc[f->page], (uint8_t)gpu,
 				      memory_order_relaxed);
-		ng_resource_charge(m, ri, f->t, ng_cost(m, ri, page));
+		ng_resource_charge(m, ri, f->ev.t, ng_cost(m, ri, page));
 		m->gctr[home].v[NG_CTR_MIG_PAGES]++;
 		m->gctr[home].v[NG_CTR_MIG_BYTES] += page;
 	}
