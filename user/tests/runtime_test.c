@@ -191,6 +191,11 @@ TEST(sched_queues_and_stealing)
 	ASSERT_EQ(0, ng_sched_prepare(&s, NG_SCHED_RR, false, 10, 4, 8, 1));
 	EXPECT_EQ(-1, ng_sched_next(&s, 0, &stolen));
 	EXPECT_EQ(0, ng_sched_next(&s, 1, &stolen));
+	/* and stealing does not take a pinned launch's blocks elsewhere */
+	ASSERT_EQ(0, ng_sched_prepare(&s, NG_SCHED_RR, true, 10, 4, 8, 1));
+	EXPECT_EQ(-1, ng_sched_next(&s, 0, &stolen));
+	EXPECT_FALSE(stolen);
+	EXPECT_EQ(0, ng_sched_next(&s, 1, &stolen));
 	ng_sched_fini(&s);
 }
 

@@ -39,7 +39,8 @@ int ng_sched_prepare(struct ng_sched *s, enum ng_sched_kind k, bool steal,
 		s->cap = nblocks;
 	}
 	s->ngpus = ngpus;
-	s->steal = steal;
+	/* a launch pinned to one GPU stays there: nobody else may take it */
+	s->steal = steal && only_gpu < 0;
 	s->nblocks = nblocks;
 	/* counting sort by GPU keeps each GPU's blocks in ascending order */
 	for (uint64_t b = 0; b < nblocks; b++)
