@@ -31,6 +31,13 @@ void ng_bench_dualopt_json(struct ng_json *j, const struct ng_config *cfg,
 			   const struct ng_bench_result *r);
 void ng_bench_dualopt_human(const struct ng_config *cfg,
 			    const struct ng_bench_result *r);
+/*
+ * ScaleGPU's part (report_scalegpu.c): its mechanisms line and a line for
+ * people; nothing when device memory does not cache the host.
+ */
+void ng_bench_scalegpu_mechanisms(const struct ng_config *c);
+void ng_bench_scalegpu_human(const struct ng_config *cfg,
+			     const struct ng_bench_result *r);
 /* Counters as JSON objects, one per component group. */
 void ng_bench_counters_json(struct ng_json *j, const struct ng_counters *c);
 /* "1.50 M", "3.000 us": numbers and durations for people. */

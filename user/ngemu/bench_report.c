@@ -253,6 +253,10 @@ const char *ng_bench_system_name(const struct ng_config *c)
 							 "DualOpt, remote data caching";
 	if (c->migrate != NG_MIGRATE_OFF)
 		return "page migration on first remote touch";
+	if (c->device_mem || c->device_mem_pct > 0)
+		return "ScaleGPU";
+	if (c->placement == NG_PLACE_HOST)
+		return "zero-copy (data in host memory)";
 	return "NUMA-GPU";
 }
 
@@ -303,6 +307,7 @@ static void print_mechanisms(const struct ng_config *c)
 	if (c->replicate != NG_REPL_NONE)
 		printf("replication %s; ", ng_replicate_name(c->replicate));
 	ng_bench_dualopt_mechanisms(c);
+	ng_bench_scalegpu_mechanisms(c);
 	printf("%s pages; %s CTA scheduling%s\n", ng_placement_name(c->placement),
 	       ng_sched_name(c->sched), c->steal ? " with stealing" : "");
 }
@@ -384,6 +389,7 @@ void ng_bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
 		       ng_fmt_si((double)t->v[NG_CTR_XACT_REQ], b9, sizeof(b9)),
 		       ng_fmt_si((double)t->v[NG_CTR_XACT_DATA], b10, sizeof(b10)));
 	ng_bench_dualopt_human(cfg, r);
+	ng_bench_scalegpu_human(cfg, r);
 	if (cfg->replicate != NG_REPL_NONE)
 		printf("replicate  %s: %llu pages replicated (%s, %.1f%% of the footprint), %llu collapsed\n",
 		       ng_replicate_name(cfg->replicate),

@@ -112,15 +112,17 @@ TEST_F(bench, presets_say_what_they_turn_on)
 	EXPECT_EQ(0, self->r.status) TH_LOG("%s", self->r.err);
 	for (p = self->r.out; (p = strstr(p, "turns on: model ")); p++)
 		n++;
-	EXPECT_EQ(4, n) TH_LOG("%s", self->r.out);
+	EXPECT_EQ(5, n) TH_LOG("%s", self->r.out);
 	n = 0;
 	for (p = self->r.out; (p = strstr(p, "not built yet: ")); p++)
 		n++;
-	EXPECT_EQ(4, n);
+	EXPECT_EQ(5, n);
 	EXPECT_NE(NULL, strstr(self->r.out, "turns on: model de, l1, mshr, rdma, link, mem"))
 		TH_LOG("%s", self->r.out);
 	EXPECT_NE(NULL, strstr(self->r.out, "turns on: model l1, l2, link, dir, mem"));
 	EXPECT_NE(NULL, strstr(self->r.out, "placement fgp 128 B, CTA scheduling coda"));
+	EXPECT_NE(NULL, strstr(self->r.out, "turns on: model l1, l2, scalegpu, link, mem"))
+		TH_LOG("%s", self->r.out);
 }
 
 /* The component registry as the configuration sees it. */

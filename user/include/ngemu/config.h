@@ -159,6 +159,16 @@ struct ng_config {
 	double remote_thresh, block_thresh, hit_thresh;
 	enum ng_migrate migrate;
 	double migrate_latency_ns;	/* a migrating fault's stall */
+	/* ScaleGPU (model/scalegpu.c): device memory caches host memory */
+	uint64_t device_mem;		/* per GPU; 0: off */
+	double device_mem_pct;		/* > 0: this % of the data instead */
+	unsigned int tag_bytes;		/* data per tag (a DRAM row) */
+	unsigned int tmh_queue;		/* pending queue entries */
+	unsigned int tmh_scoreboard;	/* scoreboard entries */
+	unsigned int tmh_units;		/* memory partitions, a TMH each */
+	/* CPU-GPU link packets (link.c); host_header 0: not modeled */
+	unsigned int host_header;	/* bytes of header per packet */
+	unsigned int host_payload;	/* most data bytes per packet */
 };
 
 /*
@@ -194,6 +204,7 @@ struct ng_key {
 	const char *const *names;	/* NG_KEY_ENUM: value names, by value */
 	unsigned int nnames;
 	size_t pct_off;			/* NG_KEY_SIZE_PCT: the percentage */
+	double pct_max;			/* and its bound; 0: below 100 */
 };
 
 #define NG_KEY_OFF(field)	offsetof(struct ng_config, field)

@@ -124,10 +124,16 @@ static int set_pct(struct ng_config *c, const struct ng_key *k,
 
 	errno = 0;
 	p = strtod(value, &end);
-	if (end == value || strcmp(end, "%") || errno || !(p > 0 && p < 100)) {
-		ng_seterr(err, errlen,
-			  "%s: '%s' is not a share of memory above 0%% and below 100%%",
-			  k->name, value);
+	if (end == value || strcmp(end, "%") || errno ||
+	    !(p > 0 && (k->pct_max ? p <= k->pct_max : p < 100))) {
+		if (k->pct_max)
+			ng_seterr(err, errlen,
+				  "%s: '%s' is not a share above 0%% and up to %g%%",
+				  k->name, value, k->pct_max);
+		else
+			ng_seterr(err, errlen,
+				  "%s: '%s' is not a share of memory above 0%% and below 100%%",
+				  k->name, value);
 		return -EINVAL;
 	}
 	*(double *)(void *)((char *)c + k->pct_off) = p;

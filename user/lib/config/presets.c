@@ -49,6 +49,8 @@ static const struct ng_config base = {
 	.de_window = 20000, .remote_thresh = 0.02, .block_thresh = 0.2,
 	.hit_thresh = 0.4, .migrate = NG_MIGRATE_OFF,
 	.migrate_latency_ns = 20000,
+	.tag_bytes = 2048, .tmh_queue = 32, .tmh_scoreboard = 32, .tmh_units = 1,
+	.host_payload = 128,
 };
 
 static void carve(struct ng_config *c)
@@ -127,6 +129,37 @@ static void coda(struct ng_config *c)
 	c->sched = NG_SCHED_CODA;
 }
 
+/*
+ * ScaleGPU Table 1: one Fermi-class GPU (14 SMs at 1150 MHz, 16 KB L1,
+ * 768 KB L2, GDDR5 at ~177 GB/s) behind PCIe 2.0 x16 (8 GB/s, 1200 ns
+ * round trip, 20 B headers, 128 B payloads). 2 emulated SMs stand for 7
+ * each; mlp 7 SMs x 48 warps x 2 lines in flight. The data lives in host
+ * memory and device memory caches it: 100% of the data by default.
+ */
+static void scalegpu(struct ng_config *c)
+{
+	c->gpus = 1;
+	c->sms = 2;
+	c->sm_scale = 7;
+	c->mlp = 672;
+	c->freq_ghz = 1.15;
+	c->line = 128;
+	c->l1_size = 16 << 10;
+	c->l2_size = 768 << 10;
+	c->local_bw = 177;
+	c->mem_per_gpu = 3ULL << 30;
+	c->host_bw = 8;
+	c->host_latency_ns = 600;
+	c->host_header = 20;
+	c->host_payload = 128;
+	c->placement = NG_PLACE_HOST;
+	c->device_mem_pct = 100;
+	c->tag_bytes = 2048;
+	c->tmh_units = 6;	/* six memory partitions */
+	c->rdc_size = 0;
+	c->rdc_pct = 0;
+}
+
 static const struct preset presets[] = {
 	{ "carve", "CARVE Table III: 4 GPUs, 128 B lines, 2 MB pages, 8 MB L2 each, 64 GB/s links, 1 TB/s HBM; RDC 6.25% of memory (2 GB), HWC",
 	  "CARVE (MICRO 2018)", NULL, carve },
@@ -142,12 +175,16 @@ static const struct preset presets[] = {
 	  "CODA (TACO 2018)",
 	  "page-group mode switches and chunk sizes derived from how blocks access data are not built yet",
 	  coda },
+	{ "scalegpu", "ScaleGPU Table 1: 1 GPU, 14 SMs at 1150 MHz, 16 KB L1, 768 KB L2, 177 GB/s GDDR5; data in host memory, device memory caches it (100%, 2 KB per tag, TMH 32/32 in each of 6 partitions); PCIe 2.0 x16 8 GB/s, 1200 ns round trip, 20 B headers, 128 B payloads",
+	  "ScaleGPU (CAL 2013)",
+	  "the manually split baseline (H2D, kernel, D2H), and the runs of the paper's figures",
+	  scalegpu },
 };
 
 #define NPRESETS (sizeof(presets) / sizeof(presets[0]))
 
 const char *const ng_config_presets[] = { "carve", "dualopt", "rec", "coda",
-					  NULL };
+					  "scalegpu", NULL };
 
 static const struct preset *find(const char *name)
 {

@@ -282,6 +282,9 @@ void ng_model_access_pipeline(struct ng_sm *sm, struct ng_req *r)
 	sm->ring[slot] = r->t;
 	slot = slot + 1 == m->cfg->mlp ? 0 : slot + 1;
 	sm->ring_pos = slot;
+	/* a component may hold the SM past the issue (a full queue) */
+	if (sm->now > t)
+		t = sm->now;
 	sm->now = t + m->issue_ticks;
 	if (r->t > sm->done_max)
 		sm->done_max = r->t;

@@ -11,11 +11,15 @@
  * xfer-gran units their mask uses: each response alone, or packed with
  * others towards the same GPU by the home port's CoDec (codec.c) when
  * codec-pack is not 0.
+ *
+ * The CPU-GPU link carries PCIe packets when host-header is set: each up
+ * to host-payload bytes of data behind its header (ScaleGPU's Table 1).
  */
 #include <errno.h>
 #include <stdlib.h>
 
 #include "model/codec.h"
+#include "model/link.h"
 #include "ngemu/model/model.h"
 #include "ngemu/util/err.h"
 
@@ -34,6 +38,33 @@ static uint64_t req_bytes(const struct ng_config *c, const struct ng_req *r)
 	if (r->op == NG_OP_LOAD)
 		return flits(c, c->line);
 	return flits(c, 4 * (uint64_t)ng_popcount64(r->mask));
+}
+
+uint64_t ng_host_bytes(const struct ng_config *c, uint64_t payload)
+{
+	uint64_t per = c->host_payload ? c->host_payload : payload;
+
+	if (!c->host_header)
+		return flits(c, payload);
+	/* a request without data is one header */
+	if (!payload)
+		return c->host_header;
+	return payload + (payload + per - 1) / per * c->host_header;
+}
+
+ng_ticks ng_host_xfer(struct ng_sm *sm, bool to_gpu, ng_ticks t,
+		      uint64_t payload)
+{
+	struct ng_model *m = sm->model;
+	const struct ng_config *c = m->cfg;
+	unsigned int ri = ng_res_host(m, sm->gpu, to_gpu);
+	uint64_t bytes = ng_host_bytes(c, payload);
+	ng_ticks start, dur;
+
+	start = ng_reserve(sm, ri, t, bytes, &dur);
+	sm->ctr.v[NG_CTR_HOST_BYTES] += bytes;
+	return start + dur +
+	       (ng_ticks)(c->host_latency_ns * NG_TICKS_PER_NS);
 }
 
 static void owe(struct ng_sm *sm, ng_ticks dur, double lat_ns)
@@ -69,7 +100,8 @@ static bool link_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 		r->t += lat_t;
 		return false;
 	}
-	bytes = req_bytes(c, r);
+	bytes = host ? ng_host_bytes(c, 4 * (uint64_t)ng_popcount64(r->mask))
+		     : req_bytes(c, r);
 	ri = host ? ng_res_host(m, r->gpu, false)
 		  : ng_res_link(m, r->gpu, r->home);
 	start = ng_reserve(sm, ri, r->t, bytes, &dur);
@@ -104,6 +136,9 @@ static void link_respond(void *priv, struct ng_sm *sm, struct ng_req *r)
 	} else {
 		/* loads bring the line, atomics the old values */
 		bytes = r->op == NG_OP_LOAD ? flits(c, c->line) : req_bytes(c, r);
+		if (host)
+			bytes = ng_host_bytes(c, r->op == NG_OP_LOAD ? c->line :
+					  4 * (uint64_t)ng_popcount64(r->mask));
 	}
 	ri = host ? ng_res_host(m, r->gpu, true)
 		  : ng_res_link(m, r->home, r->gpu);
@@ -158,6 +193,10 @@ static const struct ng_key link_keys[] = {
 		   "CPU-GPU link bandwidth per GPU, each direction, GB/s"),
 	NG_KEY_NUM("host-latency", NG_KEY_DOUBLE, host_latency_ns, 0, 1e6,
 		   "CPU-GPU link latency, one way, ns"),
+	NG_KEY_NUM("host-header", NG_KEY_UINT, host_header, 0, 4096,
+		   "CPU-GPU link: header bytes per packet (0: transfers in flits instead)"),
+	NG_KEY_NUM("host-payload", NG_KEY_UINT, host_payload, 4, 65536,
+		   "CPU-GPU link: most data bytes per packet"),
 	NG_KEY_NUM("codec-pack", NG_KEY_UINT, codec_pack, 0, 64,
 		   "DualOpt CoDec: fine-grained transactions per packet (0: no CoDec, each response alone)"),
 	NG_KEY_NUM("codec-timeout", NG_KEY_UINT, codec_timeout, 1, 100000,

@@ -17,6 +17,7 @@ extern const struct ng_component ng_mshr_component;
 extern const struct ng_component ng_l2_component;
 extern const struct ng_component ng_rdma_component;
 extern const struct ng_component ng_rdc_component;
+extern const struct ng_component ng_scalegpu_component;
 extern const struct ng_component ng_link_component;
 extern const struct ng_component ng_hwc_component;
 extern const struct ng_component ng_dir_component;
@@ -32,6 +33,7 @@ const struct ng_component *const ng_components[] = {
 	&ng_l2_component,	/* L2: remote lines */
 	&ng_rdma_component,	/* DualOpt: the RDMA cache, remote lines */
 	&ng_rdc_component,	/* CARVE: remote data cache, coherence */
+	&ng_scalegpu_component,	/* ScaleGPU: device memory caches the host */
 	&ng_link_component,	/* inter-GPU and CPU-GPU links */
 	&ng_hwc_component,	/* CARVE: coherence at the home */
 	&ng_dir_component,	/* REC: the directory at the home */

@@ -82,6 +82,15 @@
 	X(CODEC_FULL,	"codec", "full",	"packets sent full (the rest left on their timeout)") \
 	X(MIG_PAGES,	"migrate", "pages",	"pages migrated on a first remote touch") \
 	X(MIG_BYTES,	"migrate", "bytes",	"link bytes moving them") \
+	X(SG_HIT,	"scalegpu", "hits",	"host-homed requests served by device memory (tag hits)") \
+	X(SG_MISS,	"scalegpu", "misses",	"read and atomic tag misses, each through the TMH's pending queue") \
+	X(SG_FETCH,	"scalegpu", "fetches",	"rows fetched from the host (scoreboard entries made)") \
+	X(SG_COLD_WR,	"scalegpu", "cold_writes", "writes to a row not in device memory: written there and sent to the host") \
+	X(SG_CONFL_WR,	"scalegpu", "conflict_writes", "writes to a slot holding another row: relayed to the host") \
+	X(SG_EVICT,	"scalegpu", "evictions", "rows replaced by a fetch") \
+	X(SG_WB_BYTES,	"scalegpu", "writeback_bytes", "dirty bytes written back to the host") \
+	X(SG_INVAL,	"scalegpu", "invalidations", "rows dropped because another GPU wrote them in the kernel") \
+	X(SG_STALL,	"scalegpu", "stall_ticks", "SM time held by a full pending queue or scoreboard, ticks") \
 	X(XACT_REQ,	"link",	"requests",	"inter-GPU requests without data (loads, atomics)") \
 	X(XACT_DATA,	"link",	"data",		"inter-GPU transfers with data (lines back, stores, atomics' values)") \
 	X(LINK_TX,	"link",	"tx_bytes",	"bytes this GPU sent over links") \

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ngemu bench: ScaleGPU's part of a run's report: how much device memory
+ * caches the host's data, the tags' hit rate, the tag miss handler's
+ * fetches and stalls, and the CPU-GPU link's bytes.
+ */
+#include <stdio.h>
+
+#include "bench.h"
+#include "ngemu/model/model.h"
+#include "ngemu/util/format.h"
+
+static bool sg_on(const struct ng_config *c)
+{
+	return c->device_mem || c->device_mem_pct > 0;
+}
+
+void ng_bench_scalegpu_mechanisms(const struct ng_config *c)
+{
+	char b1[32];
+
+	if (!sg_on(c))
+		return;
+	if (c->device_mem_pct > 0)
+		printf("ScaleGPU device memory %g%% of the data", c->device_mem_pct);
+	else
+		printf("ScaleGPU device memory %s/GPU",
+		       ng_format_bytes(c->device_mem, b1, sizeof(b1)));
+	printf(" caching host memory, %u B per tag, TMH %u/%u x %u; ",
+	       c->tag_bytes, c->tmh_queue, c->tmh_scoreboard, c->tmh_units);
+}
+
+void ng_bench_scalegpu_human(const struct ng_config *cfg,
+			     const struct ng_bench_result *r)
+{
+	const struct ng_counters *t = &r->total;
+	uint64_t hits = t->v[NG_CTR_SG_HIT], miss = t->v[NG_CTR_SG_MISS];
+	char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32], b7[32];
+
+	if (!sg_on(cfg))
+		return;
+	printf("scalegpu   tag hit rate %.1f%% of %s reads and atomics; %s rows fetched (%s misses waited for them), %s evicted; writes %s cold, %s relayed on conflict; host link %s; SM time held by a full TMH %.1f us\n",
+	       hits + miss ? 100.0 * (double)hits / (double)(hits + miss) : 0,
+	       ng_fmt_si((double)(hits + miss), b1, sizeof(b1)),
+	       ng_fmt_si((double)t->v[NG_CTR_SG_FETCH], b2, sizeof(b2)),
+	       ng_fmt_si((double)miss, b3, sizeof(b3)),
+	       ng_fmt_si((double)t->v[NG_CTR_SG_EVICT], b4, sizeof(b4)),
+	       ng_fmt_si((double)t->v[NG_CTR_SG_COLD_WR], b5, sizeof(b5)),
+	       ng_fmt_si((double)t->v[NG_CTR_SG_CONFL_WR], b6, sizeof(b6)),
+	       ng_format_bytes(t->v[NG_CTR_HOST_BYTES], b7, sizeof(b7)),
+	       (double)t->v[NG_CTR_SG_STALL] / NG_TICKS_PER_NS / 1e3);
+}
