@@ -49,7 +49,7 @@ const char *ng_fmt_dur(double s, char *buf, size_t len);
  * speed-up over numa-gpu), REC's directories (L2 coherence, against the
  * per-line directory, dir) and DualOpt's (against its baseline).
  */
-enum cmp_family { CMP_CARVE, CMP_REC, CMP_DUALOPT, CMP_NFAMILY };
+enum cmp_family { CMP_CARVE, CMP_REC, CMP_DUALOPT, CMP_SCALEGPU, CMP_NFAMILY };
 
 struct cmp_family_info {
 	const char *name;
@@ -103,6 +103,13 @@ void ng_cmp_dualopt_csv(const struct cmp_row *rows, unsigned int n,
 			const char *sweep_key);
 void ng_cmp_dualopt_json(struct ng_json *j, const struct cmp_row *w,
 			 const struct cmp_row *ref);
+/* ScaleGPU's (compare_scalegpu.c), the same three. */
+void ng_cmp_scalegpu_human(const struct cmp_row *rows, unsigned int n,
+			   const char *sweep_key);
+void ng_cmp_scalegpu_csv(const struct cmp_row *rows, unsigned int n,
+			 const char *sweep_key);
+void ng_cmp_scalegpu_json(struct ng_json *j, const struct cmp_row *w,
+			  const struct cmp_row *ref);
 /*
  * The reference row of @w's sweep value: its family's reference system
  * if it ran, else the first.

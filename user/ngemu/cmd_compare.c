@@ -42,6 +42,10 @@ static const struct cmp_system cmp_systems[] = {
 	{ "coalesce", "remote access coalescing forced on: fine-grained loads, CoDec packets", "0", NULL, "none", "off", 1, CMP_DUALOPT, "remote-opt=coalesce" },
 	{ "rdma-cache", "remote data caching forced on: the RDMA cache", "0", NULL, "none", "off", 1, CMP_DUALOPT, "remote-opt=rdma-cache" },
 	{ "dualopt", "DualOpt: the decision engine picks one per GPU", "0", NULL, "none", "off", 1, CMP_DUALOPT, "remote-opt=auto" },
+	/* ScaleGPU Fig. 3 and 4: where the data is, and what caches it */
+	{ "full", "the whole data in device memory (copies not counted)", "0", NULL, "none", "off", 1, CMP_SCALEGPU, "device-mem=0 placement=first-touch" },
+	{ "zero-copy", "the data in host memory, reached over the link through the L2", "0", NULL, "none", "off", 1, CMP_SCALEGPU, "device-mem=0 placement=host" },
+	{ "scalegpu", "ScaleGPU: device memory (device-mem) caches host memory", "0", NULL, "none", "off", 1, CMP_SCALEGPU, "placement=host" },
 };
 
 #define CMP_NSYS (sizeof(cmp_systems) / sizeof(cmp_systems[0]))
@@ -76,10 +80,19 @@ static const char *const dualopt_scaled[] = {
 	"--system", "dualopt", "--mem-per-gpu", "256M", "--deterministic",
 };
 
+/*
+ * ScaleGPU's: the preset (one GPU behind PCIe 2.0); --device-mem sets the
+ * scalegpu system's share of the data (100% unless given).
+ */
+static const char *const scalegpu_scaled[] = {
+	"--system", "scalegpu", "--deterministic",
+};
+
 #define NSCALED(a) (sizeof(a) / sizeof((a)[0]))
 _Static_assert(NSCALED(carve_scaled) <= NG_CMP_MAX_SCALED &&
 	       NSCALED(rec_scaled) <= NG_CMP_MAX_SCALED &&
-	       NSCALED(dualopt_scaled) <= NG_CMP_MAX_SCALED,
+	       NSCALED(dualopt_scaled) <= NG_CMP_MAX_SCALED &&
+	       NSCALED(scalegpu_scaled) <= NG_CMP_MAX_SCALED,
 	       "cmd_bench.c's argument array has room for NG_CMP_MAX_SCALED");
 
 const struct cmp_family_info ng_cmp_families[CMP_NFAMILY] = {
@@ -92,6 +105,9 @@ const struct cmp_family_info ng_cmp_families[CMP_NFAMILY] = {
 			  NSCALED(dualopt_scaled),
 			  "baseline,page-migration,coalesce,rdma-cache,dualopt",
 			  "baseline" },
+	[CMP_SCALEGPU] = { "scalegpu", "scalegpu", scalegpu_scaled,
+			   NSCALED(scalegpu_scaled), "full,zero-copy,scalegpu",
+			   "full" },
 };
 
 enum cmp_family ng_cmp_family(int argc, char **argv)
@@ -283,6 +299,8 @@ static void cmp_print_json(const struct ng_config *cfg, const struct cmp_row *ro
 			ng_cmp_rec_json(&j, w, ng_cmp_ref(rows, n, w));
 		else if (w->sys->family == CMP_DUALOPT)
 			ng_cmp_dualopt_json(&j, w, ng_cmp_ref(rows, n, w));
+		else if (w->sys->family == CMP_SCALEGPU)
+			ng_cmp_scalegpu_json(&j, w, ng_cmp_ref(rows, n, w));
 		ng_json_key(&j, "counters");
 		ng_bench_counters_json(&j, &w->r.total);
 		ng_json_object_end(&j);
@@ -302,7 +320,7 @@ unsigned int ng_cmp_systems(const char *list,
 		const struct cmp_system *s = ng_cmp_find(p, len);
 
 		if (!s) {
-			ng_usage_error("bench", "--systems: unknown system '%.*s' (known: numa-gpu, repl-ro, carve-none, carve-swc, carve-hwc, ideal; REC: dir, dir-2x, hmg, rec, l2-swc; DualOpt: baseline, page-migration, fine, coalesce, rdma-cache, dualopt)",
+			ng_usage_error("bench", "--systems: unknown system '%.*s' (known: numa-gpu, repl-ro, carve-none, carve-swc, carve-hwc, ideal; REC: dir, dir-2x, hmg, rec, l2-swc; DualOpt: baseline, page-migration, fine, coalesce, rdma-cache, dualopt; ScaleGPU: full, zero-copy, scalegpu)",
 				       (int)len, p);
 			return 0;
 		}
@@ -419,6 +437,8 @@ int ng_bench_compare(const struct ng_config *base,
 		ng_cmp_rec_csv(rows, nrows, key[0] ? key : NULL);
 	} else if (fmt == 2 && fam == CMP_DUALOPT) {
 		ng_cmp_dualopt_csv(rows, nrows, key[0] ? key : NULL);
+	} else if (fmt == 2 && fam == CMP_SCALEGPU) {
+		ng_cmp_scalegpu_csv(rows, nrows, key[0] ? key : NULL);
 	} else if (fmt == 2) {
 		cmp_print_csv(rows, nrows, key[0] ? key : NULL);
 	} else if (fam == CMP_DUALOPT) {
@@ -429,6 +449,13 @@ int ng_bench_compare(const struct ng_config *base,
 		       base->link_bw, base->flit,
 		       base->deterministic ? ", deterministic" : "");
 		ng_cmp_dualopt_human(rows, nrows, key[0] ? key : NULL);
+	} else if (fam == CMP_SCALEGPU) {
+		printf("ngemu bench --compare %s: %u GPU%s, %u B per tag, TMH %u/%u x %u, host link %g GB/s, %g ns each way%s\n",
+		       wl->name, base->gpus, base->gpus == 1 ? "" : "s",
+		       base->tag_bytes, base->tmh_queue, base->tmh_scoreboard,
+		       base->tmh_units, base->host_bw, base->host_latency_ns,
+		       base->deterministic ? ", deterministic" : "");
+		ng_cmp_scalegpu_human(rows, nrows, key[0] ? key : NULL);
 	} else if (fam == CMP_REC) {
 		char b1[32], b2[32];
 

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ScaleGPU's system as a user meets it: the compare table against full
+ * (the data in device memory) and zero-copy, what device memory's share
+ * of the data changes, and the errors of bad settings.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+
+#include "run_cmd.h"
+
+#define NGEMU(...) ((char *const[]){ (char *)ngemu_path(), __VA_ARGS__, NULL })
+
+FIXTURE(scalegpu) {
+	struct cmd_result r;
+};
+
+FIXTURE_SETUP(scalegpu)
+{
+	(void)self;
+}
+
+FIXTURE_TEARDOWN(scalegpu)
+{
+	(void)self;
+}
+
+/* Field @col (0-based) of the CSV line whose system is @sys at @sweep. */
+static double field(const char *csv, const char *sweep, const char *sys,
+		    unsigned int col)
+{
+	char key[64];
+	const char *p;
+
+	snprintf(key, sizeof(key), ",%s,%s,", sweep, sys);
+	p = strstr(csv, key);
+	if (!p)
+		return -1;
+	while (p > csv && p[-1] != '\n')
+		p--;
+	for (unsigned int c = 0; c < col; c++) {
+		p = strchr(p, ',');
+		if (!p)
+			return -1;
+		p++;
+	}
+	return strtod(p, NULL);
+}
+
+/*
+ * hotspot's three arrays of 1 MiB, two iterations: with all of the data,
+ * each row is fetched once and the second iteration hits; with 12.5%
+ * the arrays' rows take each other's slots.
+ */
+TEST_F(scalegpu, device_memory_share_decides_hits_and_fetches)
+{
+	const char *o;
+
+	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("bench", "--compare", "hotspot",
+					     "--system", "scalegpu", "--size", "1M",
+					     "--iters", "2", "--csv", "--sweep",
+					     "device-mem=100%,12.5%")));
+	EXPECT_EQ(0, self->r.status) TH_LOG("%s", self->r.err);
+	o = self->r.out;
+	EXPECT_NE(NULL, strstr(o, "speedup_vs_full,device_mem,host_bytes")) TH_LOG("%s", o);
+	/* full is the reference; nothing of it crosses the host link */
+	EXPECT_EQ(1, field(o, "100%", "full", 5)) TH_LOG("%s", o);
+	EXPECT_EQ(0, field(o, "100%", "full", 7));
+	/* 3 MiB of 2 KB rows, each fetched once */
+	EXPECT_EQ(3 * 512, field(o, "100%", "scalegpu", 9)) TH_LOG("%s", o);
+	EXPECT_EQ(0, field(o, "100%", "scalegpu", 10));
+	EXPECT_LT(0.3, field(o, "100%", "scalegpu", 8));
+	/* it moves less over the link than zero-copy's every access */
+	EXPECT_GT(field(o, "100%", "zero-copy", 7),
+		  field(o, "100%", "scalegpu", 7));
+	/* an eighth of the data: conflicts evict rows, hits fall */
+	EXPECT_LT(0, field(o, "12.5%", "scalegpu", 10));
+	EXPECT_GT(field(o, "100%", "scalegpu", 8),
+		  field(o, "12.5%", "scalegpu", 8));
+	for (unsigned int i = 0; i < 3; i++) {
+		static const char *const sys[] = { "full", "zero-copy", "scalegpu" };
+
+		EXPECT_EQ(1, field(o, "100%", sys[i], 3)) TH_LOG("%s", sys[i]);
+		EXPECT_EQ(1, field(o, "12.5%", sys[i], 3)) TH_LOG("%s", sys[i]);
+	}
+}
+
+TEST_F(scalegpu, the_report_says_what_device_memory_did)
+{
+	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("bench", "stream-triad", "--system",
+					     "scalegpu", "--size", "1M",
+					     "--device-mem", "50%")));
+	EXPECT_EQ(0, self->r.status) TH_LOG("%s", self->r.err);
+	EXPECT_NE(NULL, strstr(self->r.out, "system     ScaleGPU (preset scalegpu)"));
+	EXPECT_NE(NULL, strstr(self->r.out,
+			       "ScaleGPU device memory 50% of the data caching host memory, 2048 B per tag, TMH 32/32 x 6"))
+		TH_LOG("%s", self->r.out);
+	EXPECT_NE(NULL, strstr(self->r.out, "\nscalegpu   tag hit rate "));
+}
+
+TEST_F(scalegpu, bad_settings_are_usage_errors)
+{
+	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("bench", "stream-triad", "--system",
+					     "scalegpu", "--device-mem", "150%")));
+	EXPECT_EQ(2, self->r.status);
+	EXPECT_NE(NULL, strstr(self->r.err, "above 0% and up to 100%")) TH_LOG("%s", self->r.err);
+	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("bench", "stream-triad", "--system",
+					     "scalegpu", "--tag-bytes", "1000")));
+	EXPECT_EQ(2, self->r.status);
+	EXPECT_NE(NULL, strstr(self->r.err, "power of two")) TH_LOG("%s", self->r.err);
+	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("bench", "stream-triad", "--system",
+					     "scalegpu", "--placement", "cgp")));
+	EXPECT_EQ(2, self->r.status);
+	EXPECT_NE(NULL, strstr(self->r.err, "placement host")) TH_LOG("%s", self->r.err);
+}
+
+TEST_HARNESS_MAIN
