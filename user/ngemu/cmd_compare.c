@@ -36,10 +36,10 @@ static const struct cmp_system cmp_systems[] = {
 	{ "rec", "REC: range-coalesced entries (rec-range)", "0", NULL, "none", "rec", 1, CMP_REC, NULL },
 	{ "l2-swc", "the L2 drops remote lines at kernel boundaries (no directory)", "0", NULL, "none", "off", 1, CMP_REC, NULL },
 	/* DualOpt Fig. 13 and 16: its baselines and each optimization alone */
-	{ "baseline", "DualOpt's baseline: remote lines cross the link whole, cached in the L1s", "0", NULL, "none", "off", 1, CMP_DUALOPT, "remote-opt=off" },
-	{ "page-migration", "the baseline with a page moved to the first GPU that reaches it remotely", "0", NULL, "none", "off", 1, CMP_DUALOPT, "remote-opt=off migrate=first-touch" },
-	{ "fine", "remote loads past the L1, fine-grained, each response alone (no CoDec)", "0", NULL, "none", "off", 1, CMP_DUALOPT, "remote-opt=coalesce codec-pack=0" },
-	{ "coalesce", "remote access coalescing forced on: fine-grained loads, CoDec packets", "0", NULL, "none", "off", 1, CMP_DUALOPT, "remote-opt=coalesce" },
+	{ "baseline", "DualOpt's baseline: remote lines cross the link whole, cached in the L1s; a 2 MB L2", "0", NULL, "none", "off", 1, CMP_DUALOPT, "remote-opt=off msl2-size=2M" },
+	{ "page-migration", "the baseline with a page moved to the first GPU that reaches it remotely", "0", NULL, "none", "off", 1, CMP_DUALOPT, "remote-opt=off migrate=first-touch msl2-size=2M" },
+	{ "fine", "remote loads past the L1, fine-grained, each response alone (no CoDec)", "0", NULL, "none", "off", 1, CMP_DUALOPT, "remote-opt=coalesce codec-pack=0 msl2-size=2M" },
+	{ "coalesce", "remote access coalescing forced on: fine-grained loads, CoDec packets", "0", NULL, "none", "off", 1, CMP_DUALOPT, "remote-opt=coalesce msl2-size=2M" },
 	{ "rdma-cache", "remote data caching forced on: the RDMA cache", "0", NULL, "none", "off", 1, CMP_DUALOPT, "remote-opt=rdma-cache" },
 	{ "dualopt", "DualOpt: the decision engine picks one per GPU", "0", NULL, "none", "off", 1, CMP_DUALOPT, "remote-opt=auto" },
 	/* ScaleGPU Fig. 3 and 4: where the data is, and what caches it */

@@ -10,6 +10,7 @@
  *   rem-lat     remote loads' issue to completion, ns, and / the
  *               baseline's (Fig. 15 plots the baseline's / this one's)
  *   rdma-hit    the RDMA cache's hit rate (Fig. 17)
+ *   l2-hit      the memory-side L2s' hit rate, every request (Fig. 17)
  *   fill        CoDec transactions per packet
  *   class       the decision engine's class (dualopt only)
  */
@@ -22,7 +23,7 @@
 
 struct dualopt_q {
 	uint64_t bytes, packets;
-	double lat, rdma_hit, fill;
+	double lat, rdma_hit, l2_hit, fill;
 };
 
 static double ratio(double a, double b)
@@ -39,6 +40,8 @@ static void quantities(const struct cmp_row *w, struct dualopt_q *q)
 	q->lat = w->r.remote_latency_ns;
 	q->rdma_hit = ratio((double)t->v[NG_CTR_RDMA_HIT],
 			    (double)(t->v[NG_CTR_RDMA_HIT] + t->v[NG_CTR_RDMA_MISS]));
+	q->l2_hit = ratio((double)t->v[NG_CTR_MSL2_HIT],
+			  (double)(t->v[NG_CTR_MSL2_HIT] + t->v[NG_CTR_MSL2_MISS]));
 	q->fill = ratio((double)t->v[NG_CTR_CODEC_XACTS],
 			(double)t->v[NG_CTR_CODEC_PKTS]);
 }
@@ -56,13 +59,14 @@ void ng_cmp_dualopt_human(const struct cmp_row *rows, unsigned int n,
 	printf("speedup: the baseline's modeled time / this one's; /base: this one's over the\n"
 	       "baseline's (traffic and latency DualOpt reports as the baseline's / this one's);\n"
 	       "packets: inter-GPU requests and data transfers; rem-lat: remote loads, issue to\n"
-	       "completion; fill: CoDec transactions per packet; class: the decision engine's\n\n");
+	       "completion; l2-hit: the memory-side L2s' hit rate; fill: CoDec transactions\n"
+	       "per packet; class: the decision engine's\n\n");
 	if (sweep_key)
 		printf("%-12s ", sweep_key);
-	printf("%-14s %-8s %11s %7s %10s %6s %9s %6s %8s %6s %8s %5s %s\n",
+	printf("%-14s %-8s %11s %7s %10s %6s %9s %6s %8s %6s %8s %6s %5s %s\n",
 	       "system", "verified", "modeled", "speedup", "link-bytes", "/base",
-	       "packets", "/base", "rem-lat", "/base", "rdma-hit", "fill",
-	       "class");
+	       "packets", "/base", "rem-lat", "/base", "rdma-hit", "l2-hit",
+	       "fill", "class");
 	for (unsigned int i = 0; i < n; i++) {
 		const struct cmp_row *w = &rows[i];
 		struct dualopt_q q, r;
@@ -71,21 +75,22 @@ void ng_cmp_dualopt_human(const struct cmp_row *rows, unsigned int n,
 		quantities(ng_cmp_ref(rows, n, w), &r);
 		if (sweep_key)
 			printf("%-12s ", w->sweep);
-		printf("%-14s %-8s %11s %7.3f %10s %6.3f %9llu %6.3f %6.0fns %6.3f %7.1f%% %5.2f %s\n",
+		printf("%-14s %-8s %11s %7.3f %10s %6.3f %9llu %6.3f %6.0fns %6.3f %7.1f%% %5.1f%% %5.2f %s\n",
 		       w->sys->name, w->r.verified ? "yes" : "NO",
 		       ng_fmt_dur(w->r.modeled_s, b1, sizeof(b1)), w->vs_numa,
 		       ng_format_bytes(q.bytes, b2, sizeof(b2)),
 		       ratio((double)q.bytes, (double)r.bytes),
 		       (unsigned long long)q.packets,
 		       ratio((double)q.packets, (double)r.packets), q.lat,
-		       ratio(q.lat, r.lat), 100 * q.rdma_hit, q.fill, class_of(w));
+		       ratio(q.lat, r.lat), 100 * q.rdma_hit, 100 * q.l2_hit,
+		       q.fill, class_of(w));
 	}
 }
 
 void ng_cmp_dualopt_csv(const struct cmp_row *rows, unsigned int n,
 			const char *sweep_key)
 {
-	printf("workload,%s,system,verified,modeled_s,speedup_vs_baseline,link_bytes,link_bytes_vs_baseline,packets,packets_vs_baseline,remote_latency_ns,latency_vs_baseline,rdma_hit_rate,packet_fill,class,remote_ratio,utilization,l1_hit_rate\n",
+	printf("workload,%s,system,verified,modeled_s,speedup_vs_baseline,link_bytes,link_bytes_vs_baseline,packets,packets_vs_baseline,remote_latency_ns,latency_vs_baseline,rdma_hit_rate,packet_fill,class,remote_ratio,utilization,l1_hit_rate,l2_hit_rate\n",
 	       sweep_key ? sweep_key : "sweep");
 	for (unsigned int i = 0; i < n; i++) {
 		const struct cmp_row *w = &rows[i];
@@ -94,14 +99,15 @@ void ng_cmp_dualopt_csv(const struct cmp_row *rows, unsigned int n,
 
 		quantities(w, &q);
 		quantities(ng_cmp_ref(rows, n, w), &r);
-		printf("%s,%s,%s,%d,%.9g,%.6g,%llu,%.6g,%llu,%.6g,%.6g,%.6g,%.6g,%.6g,%s,%.6g,%.6g,%.6g\n",
+		printf("%s,%s,%s,%d,%.9g,%.6g,%llu,%.6g,%llu,%.6g,%.6g,%.6g,%.6g,%.6g,%s,%.6g,%.6g,%.6g,%.6g\n",
 		       w->r.workload, w->sweep, w->sys->name, w->r.verified,
 		       w->r.modeled_s, w->vs_numa, (unsigned long long)q.bytes,
 		       ratio((double)q.bytes, (double)r.bytes),
 		       (unsigned long long)q.packets,
 		       ratio((double)q.packets, (double)r.packets), q.lat,
 		       ratio(q.lat, r.lat), q.rdma_hit, q.fill, class_of(w),
-		       d->v.remote_ratio, d->v.utilization, d->v.hit_rate);
+		       d->v.remote_ratio, d->v.utilization, d->v.hit_rate,
+		       q.l2_hit);
 	}
 }
 
@@ -127,6 +133,7 @@ void ng_cmp_dualopt_json(struct ng_json *j, const struct cmp_row *w,
 	ng_json_kv_double(j, "remote_latency_ns", q.lat);
 	ng_json_kv_double(j, "latency_vs_reference", ratio(q.lat, r.lat));
 	ng_json_kv_double(j, "rdma_hit_rate", q.rdma_hit);
+	ng_json_kv_double(j, "l2_hit_rate", q.l2_hit);
 	ng_json_kv_double(j, "packet_fill", q.fill);
 	ng_json_object_end(j);
 }

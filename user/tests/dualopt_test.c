@@ -333,6 +333,46 @@ TEST_F(dualopt, rdma_cache_holds_remote_lines_only_per_kernel)
 	EXPECT_EQ(2, ctr(self, NG_CTR_RDMA_MISS));
 }
 
+/*
+ * MGPUSim's memory-side L2 in front of each memory: any GPU's request to
+ * a line the L2 holds skips the memory. Another GPU sees a fill once the
+ * interval it happened in has ended (so that threads' timing cannot
+ * change hits); the filling GPU hits it at once.
+ */
+TEST_F(dualopt, memory_side_l2_serves_every_requester)
+{
+	ng_ticks miss_t, hit_t;
+	struct ng_req r;
+
+	self->cfg.remote_opt = NG_RO_OFF;
+	self->cfg.l1_size = 0;
+	self->cfg.msl2_size = 64 << 10;
+	up(_metadata, self);
+	r = req(self, 0, self->l + 3, 1ULL << 3, NG_OP_LOAD);
+	miss_t = r.t;
+	EXPECT_EQ(1, ctr(self, NG_CTR_MSL2_MISS));
+	EXPECT_EQ(1, ctr(self, NG_CTR_MEM_ACC));
+	/* GPU 1 in the same interval: not yet */
+	EXPECT_EQ(3u, load(self, 1, self->l + 3));
+	EXPECT_EQ(2, ctr(self, NG_CTR_MSL2_MISS));
+	/* GPU 0 again: its own fill, at once, without the memory */
+	self->sm[0].now = 0;
+	r = req(self, 0, self->l + 4, 1ULL << 4, NG_OP_LOAD);
+	hit_t = r.t;
+	EXPECT_EQ(1, ctr(self, NG_CTR_MSL2_HIT));
+	EXPECT_EQ(2, ctr(self, NG_CTR_MEM_ACC));
+	EXPECT_LT(hit_t, miss_t);
+	EXPECT_EQ(4u, *(const uint32_t *)((const char *)r.src + 16));
+	/* after the interval, GPU 1's remote request hits at the home too */
+	settle(self);
+	EXPECT_EQ(5u, load(self, 1, self->l + 5));
+	EXPECT_EQ(2, ctr(self, NG_CTR_MSL2_HIT));
+	EXPECT_EQ(2, ctr(self, NG_CTR_MEM_ACC));
+	/* a line of GPU 1's memory is new to its L2: a miss */
+	EXPECT_EQ(1000000u + 64, load(self, 0, self->r + 64));
+	EXPECT_EQ(3, ctr(self, NG_CTR_MSL2_MISS));
+}
+
 /* ---- the decision engine ------------------------------------------ */
 
 TEST(thresholds_on_each_side)

@@ -159,6 +159,10 @@ struct ng_config {
 	double remote_thresh, block_thresh, hit_thresh;
 	enum ng_migrate migrate;
 	double migrate_latency_ns;	/* a migrating fault's stall */
+	/* MGPUSim's memory-side L2 (model/msl2.c) */
+	uint64_t msl2_size;		/* per GPU; 0: none */
+	unsigned int msl2_ways;
+	double msl2_latency_ns;
 	/* ScaleGPU (model/scalegpu.c): device memory caches host memory */
 	uint64_t device_mem;		/* per GPU; 0: off */
 	double device_mem_pct;		/* > 0: this % of the data instead */

@@ -50,7 +50,7 @@ static const struct ng_config base = {
 	.hit_thresh = 0.4, .migrate = NG_MIGRATE_OFF,
 	.migrate_latency_ns = 20000,
 	.tag_bytes = 2048, .tmh_queue = 32, .tmh_scoreboard = 32, .tmh_units = 1,
-	.host_payload = 128,
+	.host_payload = 128, .msl2_ways = 16, .msl2_latency_ns = 100,
 };
 
 static void carve(struct ng_config *c)
@@ -68,11 +68,11 @@ static void carve(struct ng_config *c)
  * 1.5 MB 16-way RDMA cache, 4 B transfers and CoDec packets of 10 (30-
  * cycle timeout). The paper ran MGPUSim's unified multi-GPU mode, as REC
  * did: work-groups in contiguous ranges per GPU (batch) and memory a 4 KB
- * page at a time round-robin (cgp). MGPUSim's L2 (2 MB, 0.5 MB beside the
- * RDMA cache) sits at the memory side and caches the home's lines for
- * every requester; ngemu's L2 component caches remote lines at the
- * requester, which MGPUSim's does not, so the preset has none
- * (Documentation/dualopt.rst).
+ * page at a time round-robin (cgp). MGPUSim's L2 sits at the memory side
+ * and caches the home's lines for every requester: the msl2 component,
+ * 0.5 MB beside the RDMA cache (--compare's systems without an RDMA cache
+ * have 2 MB); ngemu's l2 component, which caches remote lines at the
+ * requester, is off (Documentation/dualopt.rst).
  */
 static void dualopt(struct ng_config *c)
 {
@@ -84,6 +84,8 @@ static void dualopt(struct ng_config *c)
 	c->rdc_size = 0;
 	c->rdc_pct = 0;
 	c->remote_opt = NG_RO_AUTO;
+	/* MGPUSim's L2 is memory-side: 0.5 MB beside the RDMA cache */
+	c->msl2_size = 512 << 10;
 	/*
 	 * 32 L1 MSHRs x 16 CUs would be 512, which with 64 B lines cannot
 	 * cover 1 TB/s x 300 ns; the memory side queues more.
@@ -163,9 +165,9 @@ static void scalegpu(struct ng_config *c)
 static const struct preset presets[] = {
 	{ "carve", "CARVE Table III: 4 GPUs, 128 B lines, 2 MB pages, 8 MB L2 each, 64 GB/s links, 1 TB/s HBM; RDC 6.25% of memory (2 GB), HWC",
 	  "CARVE (MICRO 2018)", NULL, carve },
-	{ "dualopt", "DualOpt Table 1: 4 GPUs, 64 B lines, 16 KB L1 per CU, 64 GB/s links in 16 B flits, decision engine (remote_thresh 2%, block_thresh 0.2, hit_thresh 0.4), 1.5 MB RDMA cache, 4 B transfers, CoDec 10 per packet; 4 KB pages round-robin, work-groups in contiguous ranges (MGPUSim's unified mode)",
+	{ "dualopt", "DualOpt Table 1: 4 GPUs, 64 B lines, 16 KB L1 per CU, 64 GB/s links in 16 B flits, decision engine (remote_thresh 2%, block_thresh 0.2, hit_thresh 0.4), 1.5 MB RDMA cache beside a 0.5 MB memory-side L2 (2 MB without it), 4 B transfers, CoDec 10 per packet; 4 KB pages round-robin, work-groups in contiguous ranges (MGPUSim's unified mode)",
 	  "DualOpt (locality-aware remote access optimizations)",
-	  "MGPUSim's memory-side L2 (ngemu's L2 caches remote lines at the requester: off here), the L1 scalar caches",
+	  "the L1 scalar caches",
 	  dualopt },
 	{ "rec", "REC Table 2: 4 GPUs, 64 B lines, 16 KB L1 per CU, 2 MB L2, 8K-entry directory of 1 KB ranges, 300 GB/s links (150 each way), 1 TB/s HBM; 4 KB pages round-robin, work-groups in contiguous ranges (MGPUSim's unified mode)",
 	  "REC (JSA 2025)",

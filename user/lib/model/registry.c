@@ -21,6 +21,7 @@ extern const struct ng_component ng_scalegpu_component;
 extern const struct ng_component ng_link_component;
 extern const struct ng_component ng_hwc_component;
 extern const struct ng_component ng_dir_component;
+extern const struct ng_component ng_msl2_component;
 extern const struct ng_component ng_mem_component;
 
 const struct ng_component *const ng_components[] = {
@@ -37,6 +38,7 @@ const struct ng_component *const ng_components[] = {
 	&ng_link_component,	/* inter-GPU and CPU-GPU links */
 	&ng_hwc_component,	/* CARVE: coherence at the home */
 	&ng_dir_component,	/* REC: the directory at the home */
+	&ng_msl2_component,	/* MGPUSim's L2, in front of each memory */
 	&ng_mem_component,	/* the home's memory */
 	NULL,
 };

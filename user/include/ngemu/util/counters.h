@@ -82,6 +82,8 @@
 	X(CODEC_FULL,	"codec", "full",	"packets sent full (the rest left on their timeout)") \
 	X(MIG_PAGES,	"migrate", "pages",	"pages migrated on a first remote touch") \
 	X(MIG_BYTES,	"migrate", "bytes",	"link bytes moving them") \
+	X(MSL2_HIT,	"msl2",	"hits",		"requests a memory-side L2 served (by requester)") \
+	X(MSL2_MISS,	"msl2",	"misses",	"requests that went on to memory (by requester)") \
 	X(SG_HIT,	"scalegpu", "hits",	"host-homed requests served by device memory (tag hits)") \
 	X(SG_MISS,	"scalegpu", "misses",	"read and atomic tag misses, each through the TMH's pending queue") \
 	X(SG_FETCH,	"scalegpu", "fetches",	"rows fetched from the host (scoreboard entries made)") \
