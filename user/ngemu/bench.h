@@ -38,6 +38,12 @@ void ng_bench_dualopt_human(const struct ng_config *cfg,
 void ng_bench_scalegpu_mechanisms(const struct ng_config *c);
 void ng_bench_scalegpu_human(const struct ng_config *cfg,
 			     const struct ng_bench_result *r);
+/* CODA's categories (report_coda.c): as JSON, and a line for people. */
+void ng_bench_pageacc_json(struct ng_json *j, const struct ng_pageacc *p);
+void ng_bench_pageacc_human(const struct ng_pageacc *p);
+void ng_bench_coda_plan_human(const struct ng_config *cfg,
+			      const struct ng_bench_result *r);
+void ng_bench_coda_plan_json(struct ng_json *j, const struct ng_bench_result *r);
 /* Counters as JSON objects, one per component group. */
 void ng_bench_counters_json(struct ng_json *j, const struct ng_counters *c);
 /* "1.50 M", "3.000 us": numbers and durations for people. */
@@ -49,7 +55,9 @@ const char *ng_fmt_dur(double s, char *buf, size_t len);
  * speed-up over numa-gpu), REC's directories (L2 coherence, against the
  * per-line directory, dir) and DualOpt's (against its baseline).
  */
-enum cmp_family { CMP_CARVE, CMP_REC, CMP_DUALOPT, CMP_SCALEGPU, CMP_NFAMILY };
+enum cmp_family {
+	CMP_CARVE, CMP_REC, CMP_DUALOPT, CMP_SCALEGPU, CMP_CODA, CMP_NFAMILY
+};
 
 struct cmp_family_info {
 	const char *name;
@@ -76,7 +84,7 @@ struct cmp_system {
 	const char *set;		/* more "key=value ..." it sets, or NULL */
 };
 
-#define CMP_NSYS_MAX	24
+#define CMP_NSYS_MAX	32
 
 /* One run of --compare. */
 struct cmp_row {
@@ -110,6 +118,13 @@ void ng_cmp_scalegpu_csv(const struct cmp_row *rows, unsigned int n,
 			 const char *sweep_key);
 void ng_cmp_scalegpu_json(struct ng_json *j, const struct cmp_row *w,
 			  const struct cmp_row *ref);
+/* CODA's (compare_coda.c), the same three. */
+void ng_cmp_coda_human(const struct cmp_row *rows, unsigned int n,
+		       const char *sweep_key);
+void ng_cmp_coda_csv(const struct cmp_row *rows, unsigned int n,
+		     const char *sweep_key);
+void ng_cmp_coda_json(struct ng_json *j, const struct cmp_row *w,
+		      const struct cmp_row *ref);
 /*
  * The reference row of @w's sweep value: its family's reference system
  * if it ran, else the first.

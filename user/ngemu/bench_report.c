@@ -148,6 +148,11 @@ void ng_bench_print_json(const struct ng_config *cfg,
 		ng_json_key(&j, "sharing");
 		ng_bench_sharing_json(&j, &r->sharing);
 	}
+	if (r->has_pageacc) {
+		ng_json_key(&j, "pages");
+		ng_bench_pageacc_json(&j, &r->pageacc);
+	}
+	ng_bench_coda_plan_json(&j, r);
 	ng_json_key(&j, "carve");
 	ng_json_object_begin(&j);
 	ng_json_kv_uint(&j, "rdc_size", cfg->rdc_size);
@@ -358,6 +363,9 @@ void ng_bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
 		printf("sharing    (CARVE Fig. 4)\n");
 		ng_bench_sharing_human(&r->sharing, "             ");
 	}
+	if (r->has_pageacc)
+		ng_bench_pageacc_human(&r->pageacc);
+	ng_bench_coda_plan_human(cfg, r);
 	printf("link       %s over inter-GPU links; L2 hit rate %.1f%% of %s remote loads\n",
 	       ng_format_bytes(r->link_bytes, b1, sizeof(b1)), 100 * r->l2_hit_rate,
 	       ng_fmt_si((double)(t->v[NG_CTR_L2_HIT] + t->v[NG_CTR_L2_MISS]), b2, sizeof(b2)));

@@ -46,6 +46,12 @@ static const struct cmp_system cmp_systems[] = {
 	{ "full", "the whole data in device memory (copies not counted)", "0", NULL, "none", "off", 1, CMP_SCALEGPU, "device-mem=0 placement=first-touch" },
 	{ "zero-copy", "the data in host memory, reached over the link through the L2", "0", NULL, "none", "off", 1, CMP_SCALEGPU, "device-mem=0 placement=host" },
 	{ "scalegpu", "ScaleGPU: device memory (device-mem) caches host memory", "0", NULL, "none", "off", 1, CMP_SCALEGPU, "placement=host" },
+	/* CODA Fig. 9 and 10: placements, and the blocks' scheduling */
+	{ "fgp", "FGP only: every page interleaved at fgp-granularity, blocks round-robin", "0", NULL, "none", "off", 1, CMP_CODA, "placement=fgp sched=rr" },
+	{ "cgp", "CGP only: 4 KB pages round-robin over the GPUs, blocks round-robin", "0", NULL, "none", "off", 1, CMP_CODA, "placement=cgp sched=rr" },
+	{ "cgp-ft", "CGP with first-touch allocation: a page on the GPU that touches it first, affinity scheduling", "0", NULL, "none", "off", 1, CMP_CODA, "placement=first-touch sched=coda" },
+	{ "coda", "CODA: chunks placed with their blocks (min(4 KB, B x N)), affinity scheduling", "0", NULL, "none", "off", 1, CMP_CODA, "placement=coda sched=coda coda-chunk=cap" },
+	{ "coda-uncapped", "CODA with chunks of B x N (no 4 KB cap)", "0", NULL, "none", "off", 1, CMP_CODA, "placement=coda sched=coda coda-chunk=uncapped" },
 };
 
 #define CMP_NSYS (sizeof(cmp_systems) / sizeof(cmp_systems[0]))
@@ -88,11 +94,20 @@ static const char *const scalegpu_scaled[] = {
 	"--system", "scalegpu", "--deterministic",
 };
 
+/*
+ * CODA's: the preset (4 GPUs of 4 SMs, 16 GB/s links), with the page-
+ * access profile for the categories.
+ */
+static const char *const coda_scaled[] = {
+	"--system", "coda", "--deterministic", "--page-profile",
+};
+
 #define NSCALED(a) (sizeof(a) / sizeof((a)[0]))
 _Static_assert(NSCALED(carve_scaled) <= NG_CMP_MAX_SCALED &&
 	       NSCALED(rec_scaled) <= NG_CMP_MAX_SCALED &&
 	       NSCALED(dualopt_scaled) <= NG_CMP_MAX_SCALED &&
-	       NSCALED(scalegpu_scaled) <= NG_CMP_MAX_SCALED,
+	       NSCALED(scalegpu_scaled) <= NG_CMP_MAX_SCALED &&
+	       NSCALED(coda_scaled) <= NG_CMP_MAX_SCALED,
 	       "cmd_bench.c's argument array has room for NG_CMP_MAX_SCALED");
 
 const struct cmp_family_info ng_cmp_families[CMP_NFAMILY] = {
@@ -108,6 +123,8 @@ const struct cmp_family_info ng_cmp_families[CMP_NFAMILY] = {
 	[CMP_SCALEGPU] = { "scalegpu", "scalegpu", scalegpu_scaled,
 			   NSCALED(scalegpu_scaled), "full,zero-copy,scalegpu",
 			   "full" },
+	[CMP_CODA] = { "coda", "coda", coda_scaled, NSCALED(coda_scaled),
+		       "fgp,cgp,cgp-ft,coda,coda-uncapped", "fgp" },
 };
 
 enum cmp_family ng_cmp_family(int argc, char **argv)
@@ -301,6 +318,8 @@ static void cmp_print_json(const struct ng_config *cfg, const struct cmp_row *ro
 			ng_cmp_dualopt_json(&j, w, ng_cmp_ref(rows, n, w));
 		else if (w->sys->family == CMP_SCALEGPU)
 			ng_cmp_scalegpu_json(&j, w, ng_cmp_ref(rows, n, w));
+		else if (w->sys->family == CMP_CODA)
+			ng_cmp_coda_json(&j, w, ng_cmp_ref(rows, n, w));
 		ng_json_key(&j, "counters");
 		ng_bench_counters_json(&j, &w->r.total);
 		ng_json_object_end(&j);
@@ -320,7 +339,7 @@ unsigned int ng_cmp_systems(const char *list,
 		const struct cmp_system *s = ng_cmp_find(p, len);
 
 		if (!s) {
-			ng_usage_error("bench", "--systems: unknown system '%.*s' (known: numa-gpu, repl-ro, carve-none, carve-swc, carve-hwc, ideal; REC: dir, dir-2x, hmg, rec, l2-swc; DualOpt: baseline, page-migration, fine, coalesce, rdma-cache, dualopt; ScaleGPU: full, zero-copy, scalegpu)",
+			ng_usage_error("bench", "--systems: unknown system '%.*s' (known: numa-gpu, repl-ro, carve-none, carve-swc, carve-hwc, ideal; REC: dir, dir-2x, hmg, rec, l2-swc; DualOpt: baseline, page-migration, fine, coalesce, rdma-cache, dualopt; ScaleGPU: full, zero-copy, scalegpu; CODA: fgp, cgp, cgp-ft, coda, coda-uncapped)",
 				       (int)len, p);
 			return 0;
 		}
@@ -439,6 +458,8 @@ int ng_bench_compare(const struct ng_config *base,
 		ng_cmp_dualopt_csv(rows, nrows, key[0] ? key : NULL);
 	} else if (fmt == 2 && fam == CMP_SCALEGPU) {
 		ng_cmp_scalegpu_csv(rows, nrows, key[0] ? key : NULL);
+	} else if (fmt == 2 && fam == CMP_CODA) {
+		ng_cmp_coda_csv(rows, nrows, key[0] ? key : NULL);
 	} else if (fmt == 2) {
 		cmp_print_csv(rows, nrows, key[0] ? key : NULL);
 	} else if (fam == CMP_DUALOPT) {
@@ -449,6 +470,12 @@ int ng_bench_compare(const struct ng_config *base,
 		       base->link_bw, base->flit,
 		       base->deterministic ? ", deterministic" : "");
 		ng_cmp_dualopt_human(rows, nrows, key[0] ? key : NULL);
+	} else if (fam == CMP_CODA) {
+		printf("ngemu bench --compare %s: %u GPUs x %u SMs, FGP %llu B, %g GB/s local, %g GB/s links%s\n",
+		       wl->name, base->gpus, base->sms,
+		       (unsigned long long)base->fgp_granularity, base->local_bw,
+		       base->link_bw, base->deterministic ? ", deterministic" : "");
+		ng_cmp_coda_human(rows, nrows, key[0] ? key : NULL);
 	} else if (fam == CMP_SCALEGPU) {
 		printf("ngemu bench --compare %s: %u GPU%s, %u B per tag, TMH %u/%u x %u, host link %g GB/s, %g ns each way%s\n",
 		       wl->name, base->gpus, base->gpus == 1 ? "" : "s",

@@ -117,10 +117,10 @@ TEST_F(bench, presets_say_what_they_turn_on)
 	for (p = self->r.out; (p = strstr(p, "not built yet: ")); p++)
 		n++;
 	EXPECT_EQ(5, n);
-	EXPECT_NE(NULL, strstr(self->r.out, "turns on: model de, l1, mshr, rdma, link, mem"))
+	EXPECT_NE(NULL, strstr(self->r.out, "turns on: model de, l1, mshr, rdma, link, msl2, mem"))
 		TH_LOG("%s", self->r.out);
 	EXPECT_NE(NULL, strstr(self->r.out, "turns on: model l1, l2, link, dir, mem"));
-	EXPECT_NE(NULL, strstr(self->r.out, "placement fgp 128 B, CTA scheduling coda"));
+	EXPECT_NE(NULL, strstr(self->r.out, "placement coda, CTA scheduling coda"));
 	EXPECT_NE(NULL, strstr(self->r.out, "turns on: model l1, l2, scalegpu, link, mem"))
 		TH_LOG("%s", self->r.out);
 }

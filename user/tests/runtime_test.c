@@ -226,6 +226,7 @@ TEST(placement_home)
 	uintptr_t p;
 
 	small_config(&cfg);
+	cfg.coda_chunk = NG_CODA_CHUNK_UNCAPPED;
 	ASSERT_EQ(0, ng_space_init(&sp, &cfg, NULL, 1, err, sizeof(err)));
 
 	o.place = NG_PLACE_FGP;
@@ -243,7 +244,7 @@ TEST(placement_home)
 			  ng_home(&sp, p + k * 4096 + 4000, 0));
 	ng_free(&sp, &b);
 
-	/* CODA: blocks of 1 KiB, 8 blocks per GPU -> 8 KiB chunks */
+	/* CODA uncapped: blocks of 1 KiB, 8 blocks per GPU -> 8 KiB chunks */
 	o.place = NG_PLACE_CODA;
 	o.block_bytes = 1024;
 	o.blocks_per_gpu = 8;
@@ -254,7 +255,6 @@ TEST(placement_home)
 		/* block blk has affinity (blk / 8) % 4: its data is there */
 		EXPECT_EQ((blk / 8) % 4, ng_home(&sp, p + blk * 1024, 3));
 	ng_free(&sp, &b);
-	EXPECT_EQ(4096, ng_coda_chunk(16, 8, 4096));
 
 	o.place = NG_PLACE_NODE;
 	o.node = 2;
@@ -282,26 +282,6 @@ TEST(placement_home)
 	EXPECT_EQ(-ENOMEM, ng_malloc(&sp, &b, 1ULL << 30, &o, err, sizeof(err)));
 	EXPECT_NE(NULL, strstr(err, "do not fit"));
 	ng_space_fini(&sp);
-}
-
-TEST(coda_bit_selection)
-{
-	/* 4 GPUs, 4 KB pages: CGP uses bits [13:12], FGP bits [11:10] */
-	uint64_t a = (2ULL << 12) | (1ULL << 10) | 0x1234000ULL;
-
-	a &= ~0xc000ULL;	/* leave [15:14] alone: they are not GPU bits */
-	a |= 2ULL << 12;
-	EXPECT_EQ(2, ng_coda_gpu_bits(a, true, 12, 4));
-	EXPECT_EQ(1, ng_coda_gpu_bits(a, false, 12, 4));
-	for (uint64_t x = 0; x < (1 << 16); x += 1024) {
-		EXPECT_EQ((x >> 12) & 3, ng_coda_gpu_bits(x, true, 12, 4));
-		EXPECT_EQ((x >> 10) & 3, ng_coda_gpu_bits(x, false, 12, 4));
-	}
-	/* 2 MB pages: bits [22:21] for CGP (CODA 7.2) */
-	EXPECT_EQ(3, ng_coda_gpu_bits(3ULL << 21, true, 21, 4));
-	/* 8 GPUs: three bits */
-	EXPECT_EQ(5, ng_coda_gpu_bits(5ULL << 12, true, 12, 8));
-	EXPECT_EQ(5, ng_coda_gpu_bits(5ULL << 9, false, 12, 8));
 }
 
 /* ---- L2 coherence at kernel boundaries ---------------------------- */

@@ -30,6 +30,18 @@ enum ng_placement {
 	NG_PLACE_NODE,		/* every page on one GPU (cgp by node) */
 };
 
+/* CODA's chunk rule (runtime/placement.c) */
+enum ng_coda_chunk {
+	NG_CODA_CHUNK_CAP,	/* min(4 KB, B x N), as the paper writes it */
+	NG_CODA_CHUNK_UNCAPPED,	/* B x N */
+};
+
+/* Where CODA's B comes from */
+enum ng_coda_b {
+	NG_CODA_B_PROFILE,	/* a profiling run's page-access tracking */
+	NG_CODA_B_HINT,		/* the allocation's block_bytes (public API) */
+};
+
 enum ng_sched_kind {
 	NG_SCHED_RR,		/* block b -> GPU b mod n */
 	NG_SCHED_BATCH,		/* NUMA-GPU contiguous batches (default) */
@@ -117,6 +129,8 @@ struct ng_config {
 	enum ng_placement placement;
 	unsigned int place_node;	/* GPU of NG_PLACE_NODE */
 	uint64_t fgp_granularity;	/* bytes per FGP chunk */
+	enum ng_coda_chunk coda_chunk;
+	enum ng_coda_b coda_b;
 	enum ng_sched_kind sched;
 	bool steal;			/* idle GPUs take other GPUs' blocks */
 	enum ng_mem_backend backend;
@@ -134,6 +148,7 @@ struct ng_config {
 	double imst_reset;		/* HWC: chance a local write resets to private */
 	enum ng_replicate replicate;	/* software replication baseline */
 	bool sharing_profile;		/* keep the sharing profile (a measurement) */
+	bool page_profile;		/* CODA's page-access tracking (one too) */
 	/* REC (model/l1.c): an L1 per real SM (CU), software coherent */
 	uint64_t l1_size;		/* per CU; 0: no L1 */
 	unsigned int l1_ways;
@@ -267,6 +282,8 @@ void ng_config_print(const struct ng_config *cfg, FILE *out);
 /* Value names of the enums, indexed by value. */
 extern const char *const ng_placement_names[6];
 extern const char *const ng_sched_names[3];
+extern const char *const ng_coda_chunk_names[2];
+extern const char *const ng_coda_b_names[2];
 extern const char *const ng_mem_backend_names[3];
 extern const char *const ng_coherence_names[3];
 extern const char *const ng_replicate_names[3];

@@ -21,6 +21,12 @@ const char *const ng_sched_names[3] = {
 	[NG_SCHED_RR] = "rr", [NG_SCHED_BATCH] = "batch",
 	[NG_SCHED_CODA] = "coda",
 };
+const char *const ng_coda_chunk_names[2] = {
+	[NG_CODA_CHUNK_CAP] = "cap", [NG_CODA_CHUNK_UNCAPPED] = "uncapped",
+};
+const char *const ng_coda_b_names[2] = {
+	[NG_CODA_B_PROFILE] = "profile", [NG_CODA_B_HINT] = "hint",
+};
 const char *const ng_mem_backend_names[3] = {
 	[NG_MEM_AUTO] = "auto", [NG_MEM_USER] = "user", [NG_MEM_KMOD] = "kmod",
 };
@@ -102,6 +108,10 @@ static const struct ng_key core_keys[] = {
 		   "first-touch, fgp, cgp, coda, host, node:G"),
 	NG_KEY_NUM("fgp-granularity", NG_KEY_SIZE, fgp_granularity, 4, 1ULL << 30,
 		   "FGP interleave chunk, bytes"),
+	NG_KEY_CHOICE("coda-chunk", coda_chunk, ng_coda_chunk_names,
+		      "CODA's chunk: cap (min(4 KB, B x N), the paper's Equation 2) or uncapped (B x N)"),
+	NG_KEY_CHOICE("coda-b", coda_b, ng_coda_b_names,
+		      "CODA's B per structure: profile (a first run's page-access tracking) or hint (the allocation's block_bytes)"),
 	NG_KEY_CHOICE("sched", sched, ng_sched_names,
 		      "CTA scheduler: rr, batch, coda"),
 	NG_KEY_NUM("steal", NG_KEY_BOOL, steal, 0, 0,

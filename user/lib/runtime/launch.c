@@ -33,6 +33,7 @@ static void run_block(struct ng_system *sys, struct ng_sm *sm,
 	b.nwarps = (b.nthreads + NG_WARP - 1) / NG_WARP;
 	/* the real SM (of those the emulated one stands for) it runs on */
 	sm->cu = (unsigned int)(id % sys->cfg.sm_scale);
+	sm->block = id;
 	l->fn(&b, l->args);
 	/* native runs are the comparison, not part of the statistics */
 	if (!l->native) {

@@ -8,11 +8,6 @@
  */
 #include "runtime/placement.h"
 
-static unsigned int ilog2_u64(uint64_t v)
-{
-	return 63u - (unsigned int)__builtin_clzll(v);
-}
-
 uint8_t ng_placement_loc(const struct ng_space *s, const struct ng_buf *b,
 			 uint64_t pg0, uint64_t i)
 {
@@ -37,25 +32,27 @@ uint8_t ng_placement_loc(const struct ng_space *s, const struct ng_buf *b,
 }
 
 unsigned int ng_coda_gpu_bits(uint64_t paddr, bool cgp,
-			      unsigned int page_shift, unsigned int ngpus)
+			      unsigned int page_shift, unsigned int fgp_shift,
+			      unsigned int ngpus)
 {
-	unsigned int bits = ilog2_u64(ngpus);
-	unsigned int lo = cgp ? page_shift : page_shift - bits;
-
-	return (unsigned int)((paddr >> lo) & (ngpus - 1));
+	if (!cgp)
+		return ng_fgp_gpu(paddr, fgp_shift, ngpus);
+	return (unsigned int)((paddr >> page_shift) & (ngpus - 1));
 }
 
 uint64_t ng_coda_chunk(uint64_t block_bytes, uint64_t blocks_per_gpu,
-		       uint64_t page)
+		       uint64_t page, bool capped)
 {
 	uint64_t c = block_bytes * blocks_per_gpu;
 
 	/*
-	 * MECHANISMS 6 writes min(4 KB, B x nblocks_per_gpu) rounded up to
-	 * pages; with 4 KB pages that is always one page. What keeps the data
-	 * of the blocks with affinity g on GPU g is the product itself, so the
-	 * chunk is that, in whole pages (one page at least).
+	 * With the cap and 4 KB pages that is always one page: consecutive
+	 * pages go round-robin from the structure's start, whatever B is.
+	 * What keeps the data of the blocks with affinity g on GPU g is the
+	 * product itself: the uncapped rule (coda-chunk uncapped).
 	 */
+	if (capped && c > 4096)
+		c = 4096;
 	if (c < page)
 		c = page;
 	return (c + page - 1) / page * page;

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <sched.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -13,6 +14,7 @@
 #include "runtime/placement.h"
 #include "ngemu/runtime/space.h"
 #include "ngemu/util/err.h"
+#include "util/util.h"
 
 #define NG_SPACE_ALIGN	(1ULL << 30)
 
@@ -73,6 +75,7 @@ int ng_space_init(struct ng_space *s, const struct ng_config *cfg,
 	s->ngpus = cfg->gpus;
 	s->page_shift = ilog2_u64(cfg->page);
 	s->fgp_shift = ilog2_u64(cfg->fgp_granularity);
+	s->chunk_capped = cfg->coda_chunk == NG_CODA_CHUNK_CAP;
 	s->capacity = cfg->mem_per_gpu * cfg->gpus;
 	/* as much again for host memory; it is only address space */
 	s->size = 2 * s->capacity;
@@ -109,17 +112,51 @@ int ng_space_init(struct ng_space *s, const struct ng_config *cfg,
 			  strerror(errno));
 		return -ENOMEM;
 	}
+	s->glive = ng_table_alloc(s->npages / s->ngpus + 1);
+	if (!s->glive) {
+		munmap((void *)s->loc, tablebytes);
+		munmap(s->map, map_bytes(s));
+		backend_fini(s);
+		ng_seterr(err, errlen, "cannot map the page-group table");
+		return -ENOMEM;
+	}
 	return 0;
 }
 
 void ng_space_fini(struct ng_space *s)
 {
+	free(s->allocs);
+	if (s->glive)
+		ng_table_free(s->glive, s->npages / s->ngpus + 1);
 	backend_fini(s);
 	if (s->map)
 		munmap(s->map, map_bytes(s));
 	if (s->loc && (void *)s->loc != MAP_FAILED)
 		munmap((void *)s->loc, (s->npages + 4095) & ~4095ULL);
 	memset(s, 0, sizeof(*s));
+}
+
+void ng_space_set_plan(struct ng_space *s, const uint64_t *b, unsigned int n)
+{
+	s->plan = b;
+	s->nplan = b ? n : 0;
+	s->plan_base = s->nallocs;
+}
+
+int ng_space_switch_group(struct ng_space *s, uint64_t group, bool cgp)
+{
+	uint64_t pg0 = group * s->ngpus;
+
+	if (pg0 + s->ngpus > s->npages)
+		return -EINVAL;
+	if (s->glive[group])
+		return -EBUSY;
+	for (unsigned int i = 0; i < s->ngpus; i++)
+		atomic_store_explicit(&s->loc[pg0 + i],
+				      cgp ? (uint8_t)((pg0 + i) % s->ngpus)
+					  : NG_LOC_FGP,
+				      memory_order_relaxed);
+	return 0;
 }
 
 int ng_space_carve(struct ng_space *s, unsigned int gpu, uint64_t bytes,
@@ -181,9 +218,8 @@ unsigned int ng_space_first_touch(struct ng_space *s, uint64_t off,
 		sched_yield();
 		expect = atomic_load(&s->loc[pg]);
 	}
-	return expect == NG_LOC_FGP
-		       ? (unsigned int)((off >> s->fgp_shift) % s->ngpus)
-		       : expect;
+	return expect == NG_LOC_FGP ? ng_fgp_gpu(off, s->fgp_shift, s->ngpus)
+				    : expect;
 }
 
 /* Where @b would go, or -errno with a message. Host fallback may apply. */
@@ -246,12 +282,19 @@ int ng_malloc(struct ng_space *s, struct ng_buf *b, uint64_t size,
 	b->ptr = p;
 	b->size = size;
 	b->span = span;
+	b->seq = s->nallocs;
+	if (o.place == NG_PLACE_CODA && b->seq - s->plan_base < s->nplan) {
+		/* the profile's B; a shared or irregular structure stays FGP */
+		o.block_bytes = s->plan[b->seq - s->plan_base];
+		if (!o.block_bytes)
+			o.place = NG_PLACE_FGP;
+	}
 	b->place = o.place;
 	b->node = o.node;
 	if (o.place == NG_PLACE_CODA)
 		b->chunk = ng_coda_chunk(o.block_bytes ? o.block_bytes : page,
 					 o.blocks_per_gpu ? o.blocks_per_gpu : 1,
-					 page);
+					 page, s->chunk_capped);
 	pg0 = s->used >> s->page_shift;
 	np = span >> s->page_shift;
 	for (uint64_t i = 0; i < np; i++)
@@ -266,9 +309,15 @@ int ng_malloc(struct ng_space *s, struct ng_buf *b, uint64_t size,
 		memset(b, 0, sizeof(*b));
 		return ret;
 	}
+	memset(s->glive + (pg0 / s->ngpus), 1, np / s->ngpus);
 	s->used += span;
 	if (s->used > s->used_max)
 		s->used_max = s->used;
+	if (ng_grow((void **)&s->allocs, &s->cap_allocs, s->nallocs + 1,
+		    sizeof(*s->allocs)))
+		s->allocs[s->nallocs] = (struct ng_alloc_rec){
+			.start = (uintptr_t)p, .size = size };
+	s->nallocs++;
 	if (o.place == NG_PLACE_HOST)
 		s->host_allocated += span;
 	else
@@ -289,6 +338,8 @@ void ng_free(struct ng_space *s, struct ng_buf *b)
 	     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
 	if (s->ops->unmap)
 		s->ops->unmap(s, b);
+	memset(s->glive + (((uint64_t)(p - s->base) >> s->page_shift) /
+			   s->ngpus), 0, (b->span >> s->page_shift) / s->ngpus);
 	if (b->place == NG_PLACE_HOST)
 		s->host_allocated -= b->span;
 	else

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -36,6 +37,51 @@ static double frac(uint64_t a, uint64_t b)
 	return b ? (double)a / (double)b : 0;
 }
 
+/*
+ * CODA's profiler (its section 4.3): run the workload once with page-
+ * access tracking, FGP everywhere, and take each structure's B from the
+ * first timed kernel that touched it. The paper takes B from a compiler
+ * pass and a profile before the program allocates; a whole first run is
+ * that profile. Returns the plan (malloc'd; *n entries) or NULL.
+ */
+static uint64_t *coda_profile(const struct ng_config *cfg,
+			      const struct ng_workload *wl,
+			      const struct ng_bench_opts *o, unsigned int *n,
+			      char *err, size_t errlen)
+{
+	struct ng_config pc = *cfg;
+	struct ng_bench_opts po = *o;
+	struct ng_bench_result *pr = calloc(1, sizeof(*pr));
+	struct ng_system *ps = NULL;
+	uint64_t *plan = NULL;
+	struct ng_space *sp;
+
+	*n = 0;
+	pc.page_profile = true;
+	pc.placement = NG_PLACE_FGP;
+	po.iters = 1;
+	po.corrupt = false;
+	po.progress = NULL;
+	if (!pr || ng_system_create(&ps, &pc, err, errlen))
+		goto out;
+	if (wl->run(ps, &po, pr, err, errlen))
+		goto out;
+	sp = ng_system_space(ps);
+	plan = calloc(sp->nallocs ? sp->nallocs : 1, sizeof(*plan));
+	if (!plan)
+		goto out;
+	for (unsigned int i = 0; i < sp->nallocs && sp->allocs; i++)
+		(void)ng_pageacc_block_bytes(ng_system_model(ps),
+					     sp->allocs[i].start,
+					     sp->allocs[i].size, &plan[i]);
+	*n = sp->nallocs;
+out:
+	if (ps)
+		ng_system_destroy(ps);
+	free(pr);
+	return plan;
+}
+
 int ng_bench_run(struct ng_system *sys, const struct ng_workload *wl,
 		 const struct ng_bench_opts *o, struct ng_bench_result *r,
 		 char *err, size_t errlen)
@@ -47,6 +93,8 @@ int ng_bench_run(struct ng_system *sys, const struct ng_workload *wl,
 	struct ng_space *sp;
 	uint64_t base, fb0;
 	struct ng_kmod_stats ks0, ks1;
+	uint64_t *plan = NULL;
+	unsigned int nplan = 0;
 	int ret;
 
 	memset(r, 0, sizeof(*r));
@@ -83,7 +131,25 @@ int ng_bench_run(struct ng_system *sys, const struct ng_workload *wl,
 	fb0 = sp->fallback;
 	sp->peak = base;
 	(void)ng_space_kmod_stats(sp, &ks0);
+	if (cfg->placement == NG_PLACE_CODA && cfg->coda_b == NG_CODA_B_PROFILE) {
+		err[0] = '\0';
+		plan = coda_profile(cfg, wl, &oo, &nplan, err, errlen);
+		if (!plan)
+			return err[0] ? -EINVAL : -ENOMEM;
+		ng_space_set_plan(sp, plan, nplan);
+		r->ncoda = nplan < NG_CODA_PLAN_SHOWN ? nplan : NG_CODA_PLAN_SHOWN;
+	}
 	ret = wl->run(sys, &oo, r, err, errlen);
+	if (plan) {
+		if (r->ncoda > sp->nallocs - sp->plan_base)
+			r->ncoda = sp->nallocs - sp->plan_base;
+		for (unsigned int i = 0; i < r->ncoda; i++) {
+			r->coda[i].b = plan[i];
+			r->coda[i].size = sp->allocs[sp->plan_base + i].size;
+		}
+		ng_space_set_plan(sp, NULL, 0);
+		free(plan);
+	}
 	if (ret)
 		return ret;
 	if (!ng_space_kmod_stats(sp, &ks1)) {
@@ -126,6 +192,7 @@ int ng_bench_run(struct ng_system *sys, const struct ng_workload *wl,
 	r->link_bytes = t->v[NG_CTR_LINK_TX] + t->v[NG_CTR_LINK_RX];
 	r->compute_frac = frac(t->v[NG_CTR_COMPUTE_TICKS], t->v[NG_CTR_SM_TICKS]);
 	r->has_sharing = !ng_sharing_profile(ng_system_model(sys), &r->sharing);
+	r->has_pageacc = !ng_pageacc_report(ng_system_model(sys), &r->pageacc);
 	r->has_de = !ng_de_report(ng_system_model(sys), &r->de);
 	r->remote_latency_ns = frac(t->v[NG_CTR_REMOTE_TICKS],
 				    t->v[NG_CTR_REMOTE]) / NG_TICKS_PER_NS;

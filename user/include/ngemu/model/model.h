@@ -33,7 +33,7 @@
 
 #define NG_TICKS_PER_NS	1024
 #define NG_MAX_LINE	256
-#define NG_MAX_COMPONENTS 16
+#define NG_MAX_COMPONENTS 24
 
 typedef uint64_t ng_ticks;
 
@@ -191,6 +191,7 @@ struct ng_sm {
 	unsigned int index;		/* SM within the GPU */
 	unsigned int id;		/* SM within the system */
 	unsigned int cu;		/* of the sm_scale real SMs: the block's */
+	uint64_t block;			/* the block it runs: its id in the grid */
 	ng_ticks now;			/* issue clock */
 	ng_ticks done_max;		/* latest completion so far */
 	ng_ticks *ring;			/* completion times, mlp slots */

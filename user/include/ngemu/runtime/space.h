@@ -57,6 +57,7 @@ struct ng_space {
 	int node_of_gpu[NG_MAX_GPUS];
 	_Atomic uint8_t *loc;		/* the location table */
 	uint64_t npages;
+	uint8_t *glive;			/* per page group: a live buffer's */
 	const struct ng_backend_ops *ops;	/* the backend's (lib/backend/) */
 	void *bk;			/* and its state */
 	/* CARVE: the RDCs' carve-outs, taken from the device capacity */
@@ -65,6 +66,19 @@ struct ng_space {
 	uint64_t peak;			/* most device + host bytes allocated */
 	/* kmod backend: prefetch buffers to their homes before kernels */
 	bool prefetch;
+	/* every allocation so far, by order (CODA's profile reads them) */
+	struct ng_alloc_rec *allocs;
+	unsigned int nallocs;
+	size_t cap_allocs;
+	const uint64_t *plan;		/* CODA's B by allocation order */
+	unsigned int nplan, plan_base;	/* from allocation plan_base on */
+	bool chunk_capped;		/* CODA's min(4 KB, B x N) */
+};
+
+/* One allocation of a run: where it was and how big. */
+struct ng_alloc_rec {
+	uintptr_t start;
+	uint64_t size;
 };
 
 /* A buffer: @ptr is its device address (usable by the CPU as is). */
@@ -75,6 +89,7 @@ struct ng_buf {
 	enum ng_placement place;
 	unsigned int node;		/* NG_PLACE_NODE: the GPU */
 	uint64_t chunk;			/* NG_PLACE_CODA: bytes per GPU chunk */
+	unsigned int seq;		/* the run's allocations before it */
 	struct ng_kbuf *kbuf;		/* kmod backend: the module's buffer */
 	bool prefetched;		/* kmod: every page prefetched home */
 };
@@ -145,6 +160,18 @@ unsigned int ng_space_first_touch(struct ng_space *s, uint64_t off,
 				  unsigned int gpu);
 
 /*
+ * FGP's GPU of space offset @off: the bits just above the interleave
+ * granularity (fgp-granularity, 2^@fgp_shift bytes). The one definition:
+ * the location table, CODA's dual-mode decode (ng_coda_gpu_bits()) and the
+ * module's interleave (backend/kmod.c) agree with it.
+ */
+static inline unsigned int ng_fgp_gpu(uint64_t off, unsigned int fgp_shift,
+				      unsigned int ngpus)
+{
+	return (unsigned int)((off >> fgp_shift) % ngpus);
+}
+
+/*
  * Home of a device address as seen by @gpu (a first access homes a
  * first-touch page there). The hot path: one relaxed byte load.
  */
@@ -158,7 +185,7 @@ static inline unsigned int ng_home(struct ng_space *s, uintptr_t addr,
 	if (e <= NG_HOME_HOST)
 		return e;
 	if (e == NG_LOC_FGP)
-		return (unsigned int)((off >> s->fgp_shift) % s->ngpus);
+		return ng_fgp_gpu(off, s->fgp_shift, s->ngpus);
 	return ng_space_first_touch(s, off, gpu);
 }
 
@@ -171,7 +198,7 @@ static inline unsigned int ng_space_peek(const struct ng_space *s,
 					      memory_order_relaxed);
 
 	if (e == NG_LOC_FGP)
-		return (unsigned int)((off >> s->fgp_shift) % s->ngpus);
+		return ng_fgp_gpu(off, s->fgp_shift, s->ngpus);
 	return e == NG_LOC_BUSY ? NG_LOC_NONE : e;
 }
 
@@ -197,14 +224,39 @@ void ng_space_prefetch(struct ng_space *s);
 /*
  * CODA's dual-mode physical address decode (MECHANISMS 6, CODA Fig. 7):
  * the GPU of a physical address is the low log2(ngpus) bits of the page
- * number for a CGP page, the high bits of the page offset for an FGP page.
+ * number for a CGP page, the bits above the interleave granularity
+ * (2^@fgp_shift bytes, inside the page) for an FGP page: ng_fgp_gpu().
  * @ngpus must be a power of two.
  */
 unsigned int ng_coda_gpu_bits(uint64_t paddr, bool cgp,
-			      unsigned int page_shift, unsigned int ngpus);
+			      unsigned int page_shift, unsigned int fgp_shift,
+			      unsigned int ngpus);
 
-/* CODA's chunk: block_bytes x blocks_per_gpu rounded up to pages. */
+/*
+ * CODA's chunk (its Equation 2): min(4 KB, @block_bytes x
+ * @blocks_per_gpu) rounded up to pages when @capped, as the paper writes
+ * it; the product itself in whole pages otherwise. One page at least.
+ */
 uint64_t ng_coda_chunk(uint64_t block_bytes, uint64_t blocks_per_gpu,
-		       uint64_t page);
+		       uint64_t page, bool capped);
+
+/*
+ * CODA's placement plan: the bytes each block touches (B) of the
+ * structures allocated from now on, in allocation order, 0 for a
+ * structure that stays FGP; ng_malloc() with placement coda follows it
+ * instead of the allocation's block_bytes. NULL, 0: none.
+ */
+void ng_space_set_plan(struct ng_space *s, const uint64_t *b, unsigned int n);
+
+/*
+ * CODA's page groups (MECHANISMS 6): ngpus consecutive pages, all FGP or
+ * all CGP. Switch group @group (its index from the space's start) to FGP
+ * (@cgp false: every page interleaved) or CGP (each page whole, on the
+ * GPU of its page number's low bits); -EBUSY while a live buffer holds a
+ * page of it (a group switches only when all its pages are free), -EINVAL
+ * past the space. Buffers hold whole groups: ng_malloc() places a new
+ * buffer's groups, ng_free() frees them.
+ */
+int ng_space_switch_group(struct ng_space *s, uint64_t group, bool cgp);
 
 #endif /* NGEMU_SPACE_H */

@@ -21,9 +21,13 @@
 
 #include "ngemu/config.h"
 #include "ngemu/model/dualopt.h"
+#include "ngemu/model/pageacc.h"
 #include "ngemu/model/sharing.h"
 #include "ngemu/util/counters.h"
 #include "ngemu/runtime/space.h"
+
+/* the structures of a run whose CODA B a result keeps */
+#define NG_CODA_PLAN_SHOWN 16
 
 struct ng_system;
 
@@ -66,6 +70,12 @@ struct ng_bench_result {
 	/* with sharing-profile = yes */
 	bool has_sharing;
 	struct ng_sharing sharing;
+	/* with page-profile = yes: CODA's categories */
+	bool has_pageacc;
+	struct ng_pageacc pageacc;
+	/* placement coda with coda-b profile: B per structure, in order */
+	unsigned int ncoda;
+	struct { uint64_t size, b; } coda[NG_CODA_PLAN_SHOWN];
 	uint64_t link_bytes;
 	/* CARVE and the replication baselines (compare tables) */
 	double link_frac;		/* requests served over a link */

@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Page-access tracking (ngemu/model/pageacc.h): per page, the block and
+ * the GPU that touched it, or "several"; per line, its block in the first
+ * timed kernel that touched it, or "several". A measurement, not
+ * hardware: it routes nothing and costs no modeled time. Each entry only
+ * moves from empty to one owner to "several", so the outcome does not
+ * depend on the order of the accesses: it is as deterministic as the rest.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+
+#include "model/frame.h"
+#include "ngemu/model/model.h"
+#include "ngemu/model/pageacc.h"
+#include "ngemu/util/err.h"
+#include "util/util.h"
+
+#define ID_BITS		40
+#define ID_MASK		((1ULL << ID_BITS) - 1)
+#define SEVERAL		ID_MASK		/* of blocks */
+#define GPU_SEVERAL	0xffULL
+
+struct pageacc {
+	struct ng_space *sp;
+	unsigned int line_shift, page_shift;
+	uint64_t nlines, npages;
+	_Atomic uint64_t *line;		/* (kernel + 1) << 40 | block + 1 */
+	_Atomic uint64_t *page;		/* (gpu + 1) << 40 | block + 1 */
+	uint64_t kernel;		/* timed kernels ended since the reset */
+};
+
+extern const struct ng_component ng_pageacc_component;
+
+static void pa_destroy(void *priv)
+{
+	struct pageacc *p = priv;
+
+	if (!p)
+		return;
+	ng_table_free((void *)p->line, p->nlines * sizeof(*p->line));
+	ng_table_free((void *)p->page, p->npages * sizeof(*p->page));
+	free(p);
+}
+
+static int pa_create(struct ng_model *m, void **priv, char *err, size_t errlen)
+{
+	struct pageacc *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		goto nomem;
+	p->sp = m->space;
+	p->line_shift = (unsigned int)__builtin_ctz(m->cfg->line);
+	p->page_shift = m->space->page_shift;
+	p->nlines = m->space->size >> p->line_shift;
+	p->npages = m->space->size >> p->page_shift;
+	/* untouched parts cost nothing: the tables are mapped on demand */
+	p->line = ng_table_alloc(p->nlines * sizeof(*p->line));
+	p->page = ng_table_alloc(p->npages * sizeof(*p->page));
+	if (!p->line || !p->page)
+		goto nomem;
+	*priv = p;
+	return 0;
+nomem:
+	pa_destroy(p);
+	ng_seterr(err, errlen, "out of memory for the page-access profile");
+	return -ENOMEM;
+}
+
+static void pa_route(void *priv, struct ng_sm *sm, struct ng_req *r)
+{
+	struct pageacc *p = priv;
+	uint64_t off = r->line - (uintptr_t)p->sp->base;
+	uint64_t blk = (sm->block + 1) & ID_MASK;
+	uint64_t want = (p->kernel + 1) << ID_BITS | blk;
+	_Atomic uint64_t *e = &p->line[off >> p->line_shift];
+	uint64_t old = atomic_load_explicit(e, memory_order_relaxed), nu;
+
+	/* the line: its first kernel's block, or several */
+	for (;;) {
+		if (!old)
+			nu = want;
+		else if (old >> ID_BITS == p->kernel + 1 &&
+			 (old & ID_MASK) != blk)
+			nu = (old & ~ID_MASK) | SEVERAL;
+		else
+			break;
+		if (nu == old ||
+		    atomic_compare_exchange_weak_explicit(e, &old, nu,
+							  memory_order_relaxed,
+							  memory_order_relaxed))
+			break;
+	}
+	/* the page: its block and GPU, or several of either */
+	e = &p->page[off >> p->page_shift];
+	old = atomic_load_explicit(e, memory_order_relaxed);
+	want = (uint64_t)(r->gpu + 1) << ID_BITS | blk;
+	for (;;) {
+		if (!old) {
+			nu = want;
+		} else {
+			nu = old;
+			if ((old & ID_MASK) != blk)
+				nu |= SEVERAL;
+			if (old >> ID_BITS != (uint64_t)r->gpu + 1)
+				nu |= GPU_SEVERAL << ID_BITS;
+		}
+		if (nu == old ||
+		    atomic_compare_exchange_weak_explicit(e, &old, nu,
+							  memory_order_relaxed,
+							  memory_order_relaxed))
+			break;
+	}
+}
+
+static void pa_kernel_end(void *priv, struct ng_sm *const *sms,
+			  unsigned int nsm)
+{
+	struct pageacc *p = priv;
+
+	(void)sms;
+	(void)nsm;
+	p->kernel++;
+}
+
+static void pa_reset(void *priv)
+{
+	struct pageacc *p = priv;
+
+	/* the kernel gives zero pages back */
+	(void)madvise((void *)p->line, p->nlines * sizeof(*p->line),
+		      MADV_DONTNEED);
+	(void)madvise((void *)p->page, p->npages * sizeof(*p->page),
+		      MADV_DONTNEED);
+	p->kernel = 0;
+}
+
+enum ng_coda_category ng_coda_classify(uint64_t pages, uint64_t one_block,
+				       uint64_t one_gpu)
+{
+	double b = pages ? (double)one_block / (double)pages : 0;
+	double g = pages ? (double)one_gpu / (double)pages : 0;
+
+	if (b > NG_CODA_EXCLUSIVE)
+		return NG_CODA_BLOCK_EXCLUSIVE;
+	if (g > NG_CODA_EXCLUSIVE)
+		return NG_CODA_CORE_EXCLUSIVE;
+	if (b > NG_CODA_MAJORITY)
+		return NG_CODA_BLOCK_MAJORITY;
+	if (g > NG_CODA_MAJORITY)
+		return NG_CODA_CORE_MAJORITY;
+	return NG_CODA_SHARING;
+}
+
+const char *ng_coda_category_name(enum ng_coda_category c)
+{
+	static const char *const names[] = {
+		"block-exclusive", "core-exclusive", "block-majority",
+		"core-majority", "sharing",
+	};
+
+	return (unsigned int)c < NG_CODA_NCATEGORY ? names[c] : "?";
+}
+
+int ng_pageacc_report(const struct ng_model *m, struct ng_pageacc *out)
+{
+	const struct pageacc *p = ng_model_priv(m, &ng_pageacc_component);
+	uint64_t n;
+
+	*out = (struct ng_pageacc){ 0 };
+	if (!p)
+		return -ENOENT;
+	/* buffers are allocated from the start of the space */
+	n = (p->sp->used_max + (1ULL << p->page_shift) - 1) >> p->page_shift;
+	for (uint64_t i = 0; i < n && i < p->npages; i++) {
+		uint64_t e = atomic_load_explicit(&p->page[i],
+						  memory_order_relaxed);
+
+		if (!e)
+			continue;
+		out->pages++;
+		out->one_block += (e & ID_MASK) != SEVERAL;
+		out->one_gpu += e >> ID_BITS != GPU_SEVERAL;
+	}
+	out->category = ng_coda_classify(out->pages, out->one_block,
+					 out->one_gpu);
+	return 0;
+}
+
+int ng_pageacc_block_bytes(const struct ng_model *m, uintptr_t start,
+			   uint64_t len, uint64_t *b)
+{
+	const struct pageacc *p = ng_model_priv(m, &ng_pageacc_component);
+	uint64_t first, last, touched = 0, single = 0, runs = 0, down = 0;
+	uint64_t prev = 0;
+
+	*b = 0;
+	if (!p)
+		return -ENOENT;
+	first = (start - (uintptr_t)p->sp->base) >> p->line_shift;
+	last = (start + len - 1 - (uintptr_t)p->sp->base) >> p->line_shift;
+	for (uint64_t i = first; i <= last && i < p->nlines; i++) {
+		uint64_t e = atomic_load_explicit(&p->line[i],
+						  memory_order_relaxed);
+		uint64_t blk = e & ID_MASK;
+
+		if (!e)
+			continue;
+		touched++;
+		if (blk == SEVERAL)
+			continue;
+		single++;
+		if (blk != prev) {
+			runs++;
+			down += prev && blk < prev;
+			prev = blk;
+		}
+	}
+	/*
+	 * Row-wise: nearly every line one block's, each block's lines one
+	 * run, the runs in block order. Then B is the bytes per run.
+	 */
+	if (runs < 2 || (double)single < NG_CODA_EXCLUSIVE * (double)touched ||
+	    (double)down > 0.1 * (double)runs)
+		return 0;
+	*b = (touched << p->line_shift) / runs;
+	return 0;
+}
+
+static bool pa_enabled(const struct ng_config *c)
+{
+	return c->page_profile;
+}
+
+static const struct ng_key pa_keys[] = {
+	NG_KEY_NUM("page-profile", NG_KEY_BOOL, page_profile, 0, 0,
+		   "keep the page-access profile: CODA's categories and B (slows the run)"),
+	{ .name = NULL },
+};
+
+const struct ng_component ng_pageacc_component = {
+	.name = "pageacc",
+	.desc = "page-access tracking: blocks and GPUs per page, blocks per line (CODA's categories and B; a measurement)",
+	.keys = pa_keys,
+	.enabled = pa_enabled,
+	.remote_only = false,
+	.create = pa_create,
+	.destroy = pa_destroy,
+	.route = pa_route,
+	.kernel_end = pa_kernel_end,
+	.reset = pa_reset,
+};
