@@ -231,6 +231,12 @@ bench-rec: user
 bench-dualopt: user
 	$(Q)tools/bench-dualopt.sh $(NGEMU) $(BENCH_ARGS)
 
+# CODA's workloads under fgp, cgp, cgp-ft and coda (capped and not), the
+# measured categories beside the paper's (Documentation/coda.rst).
+.PHONY: bench-coda
+bench-coda: user
+	$(Q)tools/bench-coda.sh $(NGEMU) $(BENCH_ARGS)
+
 # What the worker pool's design rests on: a barrier of a thread per SM
 # against the pool's barrier of a thread per CPU and a coroutine switch.
 .PHONY: bench-pool

@@ -299,7 +299,7 @@ out:
 
 const struct ng_workload ng_wl_pr = {
 	.name = "pr",
-	.suites = NG_SUITE_REC | NG_SUITE_DUALOPT,
+	.suites = NG_SUITE_REC | NG_SUITE_DUALOPT | NG_SUITE_CODA,
 	.desc = "Hetero-Mark PageRank: vector CSR, 64 work-items a page, irregular reads of the ranks",
 	.default_size = 1ULL << 20,
 	.paper_footprint = 256ULL << 20,

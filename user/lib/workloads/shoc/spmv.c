@@ -192,7 +192,7 @@ out:
 
 const struct ng_workload ng_wl_spmv = {
 	.name = "spmv",
-	.suites = NG_SUITE_CARVE | NG_SUITE_DUALOPT,
+	.suites = NG_SUITE_CARVE | NG_SUITE_DUALOPT | NG_SUITE_CODA,
 	.desc = "sparse matrix x vector (ELL), irregular reads of a shared vector, repeated",
 	.default_size = 2ULL << 20,
 	.default_iters = 4,
