@@ -26,20 +26,10 @@ size=${SIZE:+--size $SIZE}
 csv=$(mktemp)
 trap 'rm -f "$csv" "$csv.one" "$csv.paper"' EXIT
 rc=0
-for wc in $classes; do
-	w=${wc%%:*}
-	if ! "$ngemu" bench --list | grep -q "^  $w "; then
-		echo "bench-dualopt: $w is not built (yet): skipped" >&2
-		continue
-	fi
-	echo "$wc" >> "$csv.paper"
-	# shellcheck disable=SC2086
-	"$ngemu" bench --compare "$w" --system dualopt $size --csv \
-		--systems baseline,page-migration,fine,coalesce,rdma-cache,dualopt \
-		"$@" > "$csv.one" || rc=1
-	[ -s "$csv" ] || head -1 "$csv.one" > "$csv"
-	tail -n +2 "$csv.one" >> "$csv"
-done
+name=bench-dualopt
+# shellcheck source=tools/bench-family.sh
+. "$(dirname "$0")/bench-family.sh"
+bench_family dualopt baseline,page-migration,fine,coalesce,rdma-cache,dualopt "$@"
 awk -F, -v paper="$csv.paper" '
 BEGIN { while ((getline l < paper) > 0) { split(l, p, ":"); pc[p[1]] = p[2] } }
 NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
