@@ -38,6 +38,11 @@ void ng_bench_dualopt_human(const struct ng_config *cfg,
 void ng_bench_scalegpu_mechanisms(const struct ng_config *c);
 void ng_bench_scalegpu_human(const struct ng_config *cfg,
 			     const struct ng_bench_result *r);
+/* host-copies once or per-kernel: the copies beside the kernels */
+void ng_bench_copies_human(const struct ng_config *cfg,
+			   const struct ng_bench_result *r);
+void ng_bench_copies_json(struct ng_json *j, const struct ng_config *cfg,
+			  const struct ng_bench_result *r);
 /* CODA's categories (report_coda.c): as JSON, and a line for people. */
 void ng_bench_pageacc_json(struct ng_json *j, const struct ng_pageacc *p);
 void ng_bench_pageacc_human(const struct ng_pageacc *p);

@@ -153,6 +153,7 @@ void ng_bench_print_json(const struct ng_config *cfg,
 		ng_bench_pageacc_json(&j, &r->pageacc);
 	}
 	ng_bench_coda_plan_json(&j, r);
+	ng_bench_copies_json(&j, cfg, r);
 	ng_json_key(&j, "carve");
 	ng_json_object_begin(&j);
 	ng_json_kv_uint(&j, "rdc_size", cfg->rdc_size);
@@ -398,6 +399,7 @@ void ng_bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
 		       ng_fmt_si((double)t->v[NG_CTR_XACT_DATA], b10, sizeof(b10)));
 	ng_bench_dualopt_human(cfg, r);
 	ng_bench_scalegpu_human(cfg, r);
+	ng_bench_copies_human(cfg, r);
 	if (cfg->replicate != NG_REPL_NONE)
 		printf("replicate  %s: %llu pages replicated (%s, %.1f%% of the footprint), %llu collapsed\n",
 		       ng_replicate_name(cfg->replicate),

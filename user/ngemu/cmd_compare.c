@@ -43,7 +43,8 @@ static const struct cmp_system cmp_systems[] = {
 	{ "rdma-cache", "remote data caching forced on: the RDMA cache", "0", NULL, "none", "off", 1, CMP_DUALOPT, "remote-opt=rdma-cache" },
 	{ "dualopt", "DualOpt: the decision engine picks one per GPU", "0", NULL, "none", "off", 1, CMP_DUALOPT, "remote-opt=auto" },
 	/* ScaleGPU Fig. 3 and 4: where the data is, and what caches it */
-	{ "full", "the whole data in device memory (copies not counted)", "0", NULL, "none", "off", 1, CMP_SCALEGPU, "device-mem=0 placement=first-touch" },
+	{ "full", "the whole data in device memory, copied in before the kernels and out after", "0", NULL, "none", "off", 1, CMP_SCALEGPU, "device-mem=0 placement=first-touch host-copies=once" },
+	{ "split", "split code: each kernel's data copied in before it and out after it", "0", NULL, "none", "off", 1, CMP_SCALEGPU, "device-mem=0 placement=first-touch host-copies=per-kernel" },
 	{ "zero-copy", "the data in host memory, reached over the link through the L2", "0", NULL, "none", "off", 1, CMP_SCALEGPU, "device-mem=0 placement=host" },
 	{ "scalegpu", "ScaleGPU: device memory (device-mem) caches host memory", "0", NULL, "none", "off", 1, CMP_SCALEGPU, "placement=host" },
 	/* CODA Fig. 9 and 10: placements, and the blocks' scheduling */
@@ -121,7 +122,7 @@ const struct cmp_family_info ng_cmp_families[CMP_NFAMILY] = {
 			  "baseline,page-migration,coalesce,rdma-cache,dualopt",
 			  "baseline" },
 	[CMP_SCALEGPU] = { "scalegpu", "scalegpu", scalegpu_scaled,
-			   NSCALED(scalegpu_scaled), "full,zero-copy,scalegpu",
+			   NSCALED(scalegpu_scaled), "full,split,zero-copy,scalegpu",
 			   "full" },
 	[CMP_CODA] = { "coda", "coda", coda_scaled, NSCALED(coda_scaled),
 		       "fgp,cgp,cgp-ft,coda,coda-uncapped", "fgp" },
@@ -339,7 +340,7 @@ unsigned int ng_cmp_systems(const char *list,
 		const struct cmp_system *s = ng_cmp_find(p, len);
 
 		if (!s) {
-			ng_usage_error("bench", "--systems: unknown system '%.*s' (known: numa-gpu, repl-ro, carve-none, carve-swc, carve-hwc, ideal; REC: dir, dir-2x, hmg, rec, l2-swc; DualOpt: baseline, page-migration, fine, coalesce, rdma-cache, dualopt; ScaleGPU: full, zero-copy, scalegpu; CODA: fgp, cgp, cgp-ft, coda, coda-uncapped)",
+			ng_usage_error("bench", "--systems: unknown system '%.*s' (known: numa-gpu, repl-ro, carve-none, carve-swc, carve-hwc, ideal; REC: dir, dir-2x, hmg, rec, l2-swc; DualOpt: baseline, page-migration, fine, coalesce, rdma-cache, dualopt; ScaleGPU: full, split, zero-copy, scalegpu; CODA: fgp, cgp, cgp-ft, coda, coda-uncapped)",
 				       (int)len, p);
 			return 0;
 		}

@@ -4,6 +4,7 @@
  * Fig. 3 and 4), each against full (the whole data in device memory):
  *
  *   speedup     full's modeled time / this one's (Fig. 3's inverse)
+ *   h2d, d2h    the host copies in that time (full and split)
  *   host-bytes  bytes over the CPU-GPU link (headers included)
  *   tag-hit     device memory's tag hit rate of reads and atomics
  *   fetches     rows the tag miss handlers fetched from the host
@@ -48,16 +49,17 @@ static const char *device_mem(const struct cmp_row *w, char *buf, size_t len)
 void ng_cmp_scalegpu_human(const struct cmp_row *rows, unsigned int n,
 			   const char *sweep_key)
 {
-	char b1[32], b2[32], b3[32];
+	char b1[32], b2[32], b3[32], b4[32], b5[32];
 
-	printf("speedup: full's modeled time / this one's (full: the data in device memory, no\n"
-	       "copies counted); dev-mem: device memory caching the host's data; tag-hit: of\n"
-	       "reads and atomics; held: SM time a full tag miss handler held\n\n");
+	printf("speedup: full's modeled time / this one's (full: the data in device memory,\n"
+	       "copied in once and out once; split: each kernel's data in and out around it);\n"
+	       "h2d, d2h: those copies' time; dev-mem: device memory caching the host's data;\n"
+	       "tag-hit: of reads and atomics; held: SM time a full tag miss handler held\n\n");
 	if (sweep_key)
 		printf("%-12s ", sweep_key);
-	printf("%-10s %-8s %11s %7s %8s %11s %7s %8s %8s %10s\n", "system",
-	       "verified", "modeled", "speedup", "dev-mem", "host-bytes",
-	       "tag-hit", "fetches", "evicted", "held");
+	printf("%-10s %-8s %11s %7s %11s %11s %8s %11s %7s %8s %8s %10s\n",
+	       "system", "verified", "modeled", "speedup", "h2d", "d2h",
+	       "dev-mem", "host-bytes", "tag-hit", "fetches", "evicted", "held");
 	for (unsigned int i = 0; i < n; i++) {
 		const struct cmp_row *w = &rows[i];
 		struct sg_q q;
@@ -65,9 +67,11 @@ void ng_cmp_scalegpu_human(const struct cmp_row *rows, unsigned int n,
 		quantities(w, &q);
 		if (sweep_key)
 			printf("%-12s ", w->sweep);
-		printf("%-10s %-8s %11s %7.3f %8s %11s %6.1f%% %8llu %8llu %8.1fus\n",
+		printf("%-10s %-8s %11s %7.3f %11s %11s %8s %11s %6.1f%% %8llu %8llu %8.1fus\n",
 		       w->sys->name, w->r.verified ? "yes" : "NO",
 		       ng_fmt_dur(w->r.modeled_s, b1, sizeof(b1)), w->vs_numa,
+		       ng_fmt_dur(w->r.h2d_s, b4, sizeof(b4)),
+		       ng_fmt_dur(w->r.d2h_s, b5, sizeof(b5)),
 		       device_mem(w, b3, sizeof(b3)),
 		       ng_format_bytes(q.host, b2, sizeof(b2)), 100 * q.hit,
 		       (unsigned long long)q.fetches,
@@ -78,7 +82,7 @@ void ng_cmp_scalegpu_human(const struct cmp_row *rows, unsigned int n,
 void ng_cmp_scalegpu_csv(const struct cmp_row *rows, unsigned int n,
 			 const char *sweep_key)
 {
-	printf("workload,%s,system,verified,modeled_s,speedup_vs_full,device_mem,host_bytes,tag_hit_rate,fetches,evicted,held_us\n",
+	printf("workload,%s,system,verified,modeled_s,speedup_vs_full,device_mem,host_bytes,tag_hit_rate,fetches,evicted,held_us,h2d_s,kernel_s,d2h_s\n",
 	       sweep_key ? sweep_key : "sweep");
 	for (unsigned int i = 0; i < n; i++) {
 		const struct cmp_row *w = &rows[i];
@@ -86,12 +90,14 @@ void ng_cmp_scalegpu_csv(const struct cmp_row *rows, unsigned int n,
 		char b[32];
 
 		quantities(w, &q);
-		printf("%s,%s,%s,%d,%.9g,%.6g,%s,%llu,%.6g,%llu,%llu,%.6g\n",
+		printf("%s,%s,%s,%d,%.9g,%.6g,%s,%llu,%.6g,%llu,%llu,%.6g,%.9g,%.9g,%.9g\n",
 		       w->r.workload, w->sweep, w->sys->name, w->r.verified,
 		       w->r.modeled_s, w->vs_numa, device_mem(w, b, sizeof(b)),
 		       (unsigned long long)q.host, q.hit,
 		       (unsigned long long)q.fetches,
-		       (unsigned long long)q.evicted, q.held_us);
+		       (unsigned long long)q.evicted, q.held_us, w->r.h2d_s,
+		       w->r.kernel_s ? w->r.kernel_s : w->r.modeled_s,
+		       w->r.d2h_s);
 	}
 }
 
@@ -112,5 +118,7 @@ void ng_cmp_scalegpu_json(struct ng_json *j, const struct cmp_row *w,
 	ng_json_kv_uint(j, "fetches", q.fetches);
 	ng_json_kv_uint(j, "evicted", q.evicted);
 	ng_json_kv_double(j, "held_us", q.held_us);
+	ng_json_kv_double(j, "h2d_s", w->r.h2d_s);
+	ng_json_kv_double(j, "d2h_s", w->r.d2h_s);
 	ng_json_object_end(j);
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ScaleGPU's system as a user meets it: the compare table against full
- * (the data in device memory) and zero-copy, what device memory's share
- * of the data changes, and the errors of bad settings.
+ * (the data in device memory, copied in and out), split code and
+ * zero-copy, what device memory's share of the data changes, and the
+ * errors of bad settings.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,9 @@
 #include "kselftest_harness.h"
 
 #include "run_cmd.h"
+
+/* |a - b| <= tol */
+#define EXPECT_NEAR(a, b, tol) EXPECT_GE((tol), (a) > (b) ? (a) - (b) : (b) - (a))
 
 #define NGEMU(...) ((char *const[]){ (char *)ngemu_path(), __VA_ARGS__, NULL })
 
@@ -66,9 +70,23 @@ TEST_F(scalegpu, device_memory_share_decides_hits_and_fetches)
 	EXPECT_EQ(0, self->r.status) TH_LOG("%s", self->r.err);
 	o = self->r.out;
 	EXPECT_NE(NULL, strstr(o, "speedup_vs_full,device_mem,host_bytes")) TH_LOG("%s", o);
-	/* full is the reference; nothing of it crosses the host link */
+	/* full is the reference; only its copies cross the host link */
 	EXPECT_EQ(1, field(o, "100%", "full", 5)) TH_LOG("%s", o);
 	EXPECT_EQ(0, field(o, "100%", "full", 7));
+	/*
+	 * 2 MiB read (temperature in, power) copied in once, 2 MiB written
+	 * (both temperature arrays) out once; split code copies them around
+	 * each of the 2 kernels: twice as much, each kernel's own
+	 */
+	EXPECT_LT(0, field(o, "100%", "full", 12));
+	EXPECT_NEAR(2 * field(o, "100%", "full", 12),
+		    field(o, "100%", "split", 12), 1e-6) TH_LOG("%s", o);
+	EXPECT_LT(field(o, "100%", "full", 14), field(o, "100%", "split", 14));
+	EXPECT_NEAR(field(o, "100%", "full", 13), field(o, "100%", "split", 13),
+		    1e-9);
+	EXPECT_NEAR(field(o, "100%", "full", 4), field(o, "100%", "full", 12) +
+		    field(o, "100%", "full", 13) + field(o, "100%", "full", 14),
+		    1e-9);
 	/* 3 MiB of 2 KB rows, each fetched once */
 	EXPECT_EQ(3 * 512, field(o, "100%", "scalegpu", 9)) TH_LOG("%s", o);
 	EXPECT_EQ(0, field(o, "100%", "scalegpu", 10));
@@ -80,8 +98,9 @@ TEST_F(scalegpu, device_memory_share_decides_hits_and_fetches)
 	EXPECT_LT(0, field(o, "12.5%", "scalegpu", 10));
 	EXPECT_GT(field(o, "100%", "scalegpu", 8),
 		  field(o, "12.5%", "scalegpu", 8));
-	for (unsigned int i = 0; i < 3; i++) {
-		static const char *const sys[] = { "full", "zero-copy", "scalegpu" };
+	for (unsigned int i = 0; i < 4; i++) {
+		static const char *const sys[] = { "full", "split", "zero-copy",
+						   "scalegpu" };
 
 		EXPECT_EQ(1, field(o, "100%", sys[i], 3)) TH_LOG("%s", sys[i]);
 		EXPECT_EQ(1, field(o, "12.5%", sys[i], 3)) TH_LOG("%s", sys[i]);

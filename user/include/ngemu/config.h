@@ -36,6 +36,13 @@ enum ng_coda_chunk {
 	NG_CODA_CHUNK_UNCAPPED,	/* B x N */
 };
 
+/* Host copies a run's time includes (ScaleGPU's baselines) */
+enum ng_host_copies {
+	NG_COPIES_NONE,		/* the data is where the kernels need it */
+	NG_COPIES_ONCE,		/* H2D of the read data before, D2H after */
+	NG_COPIES_PER_KERNEL,	/* split code: each kernel's data in and out */
+};
+
 /* Where CODA's B comes from */
 enum ng_coda_b {
 	NG_CODA_B_PROFILE,	/* a profiling run's page-access tracking */
@@ -149,6 +156,7 @@ struct ng_config {
 	enum ng_replicate replicate;	/* software replication baseline */
 	bool sharing_profile;		/* keep the sharing profile (a measurement) */
 	bool page_profile;		/* CODA's page-access tracking (one too) */
+	enum ng_host_copies host_copies;
 	/* REC (model/l1.c): an L1 per real SM (CU), software coherent */
 	uint64_t l1_size;		/* per CU; 0: no L1 */
 	unsigned int l1_ways;
@@ -284,6 +292,7 @@ extern const char *const ng_placement_names[6];
 extern const char *const ng_sched_names[3];
 extern const char *const ng_coda_chunk_names[2];
 extern const char *const ng_coda_b_names[2];
+extern const char *const ng_host_copies_names[3];
 extern const char *const ng_mem_backend_names[3];
 extern const char *const ng_coherence_names[3];
 extern const char *const ng_replicate_names[3];

@@ -27,6 +27,10 @@ const char *const ng_coda_chunk_names[2] = {
 const char *const ng_coda_b_names[2] = {
 	[NG_CODA_B_PROFILE] = "profile", [NG_CODA_B_HINT] = "hint",
 };
+const char *const ng_host_copies_names[3] = {
+	[NG_COPIES_NONE] = "none", [NG_COPIES_ONCE] = "once",
+	[NG_COPIES_PER_KERNEL] = "per-kernel",
+};
 const char *const ng_mem_backend_names[3] = {
 	[NG_MEM_AUTO] = "auto", [NG_MEM_USER] = "user", [NG_MEM_KMOD] = "kmod",
 };

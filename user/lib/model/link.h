@@ -1,19 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The CPU-GPU link's packets (private to lib/model; link.c): what the
- * link components and ScaleGPU's tag miss handler (scalegpu.c) send.
+ * The CPU-GPU link's transfers (private to lib/model; link.c): what the
+ * link component and ScaleGPU's tag miss handler (scalegpu.c) send; the
+ * bytes of a transfer are ng_host_bytes() (ngemu/model/model.h).
  */
 #ifndef NGEMU_LIB_MODEL_LINK_H
 #define NGEMU_LIB_MODEL_LINK_H
 
 #include "ngemu/model/model.h"
-
-/*
- * Bytes on the CPU-GPU link for @payload bytes of data: with host-header,
- * the data in packets of at most host-payload bytes, each behind its
- * header (a request without data: one header); else the data in flits.
- */
-uint64_t ng_host_bytes(const struct ng_config *c, uint64_t payload);
 
 /*
  * Send @payload bytes between @sm's GPU and the host (@to_gpu: towards

@@ -29,7 +29,16 @@ struct pageacc {
 	_Atomic uint64_t *line;		/* (kernel + 1) << 40 | block + 1 */
 	_Atomic uint64_t *page;		/* (gpu + 1) << 40 | block + 1 */
 	uint64_t kernel;		/* timed kernels ended since the reset */
+	/* per page: the last kernel (+ 1) that read it (low half), wrote it */
+	_Atomic uint32_t *rw;
+	_Atomic uint8_t *first;		/* per page: FIRST_* */
+	_Atomic uint64_t cur_in, cur_out;	/* this kernel's pages */
+	struct ng_copies copies;
 };
+
+#define FIRST_READ	1
+#define FIRST_WRITE	2
+#define WRITTEN		4
 
 extern const struct ng_component ng_pageacc_component;
 
@@ -41,6 +50,8 @@ static void pa_destroy(void *priv)
 		return;
 	ng_table_free((void *)p->line, p->nlines * sizeof(*p->line));
 	ng_table_free((void *)p->page, p->npages * sizeof(*p->page));
+	ng_table_free((void *)p->rw, p->npages * sizeof(*p->rw));
+	ng_table_free((void *)p->first, p->npages * sizeof(*p->first));
 	free(p);
 }
 
@@ -58,7 +69,9 @@ static int pa_create(struct ng_model *m, void **priv, char *err, size_t errlen)
 	/* untouched parts cost nothing: the tables are mapped on demand */
 	p->line = ng_table_alloc(p->nlines * sizeof(*p->line));
 	p->page = ng_table_alloc(p->npages * sizeof(*p->page));
-	if (!p->line || !p->page)
+	p->rw = ng_table_alloc(p->npages * sizeof(*p->rw));
+	p->first = ng_table_alloc(p->npages * sizeof(*p->first));
+	if (!p->line || !p->page || !p->rw || !p->first)
 		goto nomem;
 	*priv = p;
 	return 0;
@@ -66,6 +79,42 @@ nomem:
 	pa_destroy(p);
 	ng_seterr(err, errlen, "out of memory for the page-access profile");
 	return -ENOMEM;
+}
+
+/* The page's first access, whether written, and this kernel's copies. */
+static void pa_copies(struct pageacc *p, uint64_t pg, unsigned int op)
+{
+	bool rd = op != NG_OP_STORE, wr = op != NG_OP_LOAD;
+	uint32_t k = (uint32_t)(p->kernel % 0xffff) + 1;
+	uint8_t f0 = 0;
+	_Atomic uint32_t *e = &p->rw[pg];
+	uint32_t old = atomic_load_explicit(e, memory_order_relaxed), nu;
+
+	(void)atomic_compare_exchange_strong_explicit(
+		&p->first[pg], &f0, rd ? FIRST_READ : FIRST_WRITE,
+		memory_order_relaxed, memory_order_relaxed);
+	if (wr && !(atomic_load_explicit(&p->first[pg], memory_order_relaxed) &
+		    WRITTEN))
+		atomic_fetch_or_explicit(&p->first[pg], WRITTEN,
+					 memory_order_relaxed);
+	for (;;) {
+		nu = old;
+		if (rd)
+			nu = (nu & 0xffff0000u) | k;
+		if (wr)
+			nu = (nu & 0xffffu) | k << 16;
+		if (nu == old)
+			return;
+		if (atomic_compare_exchange_weak_explicit(e, &old, nu,
+							  memory_order_relaxed,
+							  memory_order_relaxed))
+			break;
+	}
+	/* whoever changed a half first counts the page for this kernel */
+	if (rd && (old & 0xffffu) != k)
+		atomic_fetch_add_explicit(&p->cur_in, 1, memory_order_relaxed);
+	if (wr && old >> 16 != k)
+		atomic_fetch_add_explicit(&p->cur_out, 1, memory_order_relaxed);
 }
 
 static void pa_route(void *priv, struct ng_sm *sm, struct ng_req *r)
@@ -92,6 +141,7 @@ static void pa_route(void *priv, struct ng_sm *sm, struct ng_req *r)
 							  memory_order_relaxed))
 			break;
 	}
+	pa_copies(p, off >> p->page_shift, r->op);
 	/* the page: its block and GPU, or several of either */
 	e = &p->page[off >> p->page_shift];
 	old = atomic_load_explicit(e, memory_order_relaxed);
@@ -122,6 +172,9 @@ static void pa_kernel_end(void *priv, struct ng_sm *const *sms,
 	(void)sms;
 	(void)nsm;
 	p->kernel++;
+	p->copies.kernels++;
+	p->copies.split_in_pages += atomic_exchange(&p->cur_in, 0);
+	p->copies.split_out_pages += atomic_exchange(&p->cur_out, 0);
 }
 
 static void pa_reset(void *priv)
@@ -133,7 +186,13 @@ static void pa_reset(void *priv)
 		      MADV_DONTNEED);
 	(void)madvise((void *)p->page, p->npages * sizeof(*p->page),
 		      MADV_DONTNEED);
+	(void)madvise((void *)p->rw, p->npages * sizeof(*p->rw), MADV_DONTNEED);
+	(void)madvise((void *)p->first, p->npages * sizeof(*p->first),
+		      MADV_DONTNEED);
 	p->kernel = 0;
+	p->copies = (struct ng_copies){ 0 };
+	atomic_store(&p->cur_in, 0);
+	atomic_store(&p->cur_out, 0);
 }
 
 enum ng_coda_category ng_coda_classify(uint64_t pages, uint64_t one_block,
@@ -188,6 +247,28 @@ int ng_pageacc_report(const struct ng_model *m, struct ng_pageacc *out)
 	return 0;
 }
 
+int ng_pageacc_copies(const struct ng_model *m, struct ng_copies *out)
+{
+	const struct pageacc *p = ng_model_priv(m, &ng_pageacc_component);
+	uint64_t n;
+
+	*out = (struct ng_copies){ 0 };
+	if (!p)
+		return -ENOENT;
+	*out = p->copies;
+	out->in_pages = 0;
+	out->out_pages = 0;
+	n = (p->sp->used_max + (1ULL << p->page_shift) - 1) >> p->page_shift;
+	for (uint64_t i = 0; i < n && i < p->npages; i++) {
+		uint8_t f = atomic_load_explicit(&p->first[i],
+						 memory_order_relaxed);
+
+		out->in_pages += (f & FIRST_READ) != 0;
+		out->out_pages += (f & WRITTEN) != 0;
+	}
+	return 0;
+}
+
 int ng_pageacc_block_bytes(const struct ng_model *m, uintptr_t start,
 			   uint64_t len, uint64_t *b)
 {
@@ -230,12 +311,14 @@ int ng_pageacc_block_bytes(const struct ng_model *m, uintptr_t start,
 
 static bool pa_enabled(const struct ng_config *c)
 {
-	return c->page_profile;
+	return c->page_profile || c->host_copies != NG_COPIES_NONE;
 }
 
 static const struct ng_key pa_keys[] = {
 	NG_KEY_NUM("page-profile", NG_KEY_BOOL, page_profile, 0, 0,
 		   "keep the page-access profile: CODA's categories and B (slows the run)"),
+	NG_KEY_CHOICE("host-copies", host_copies, ng_host_copies_names,
+		      "copies the run's time includes: none, once (H2D of the data read, D2H of the data written) or per-kernel (split code); measured by the page profile"),
 	{ .name = NULL },
 };
 

@@ -37,6 +37,44 @@ static double frac(uint64_t a, uint64_t b)
 	return b ? (double)a / (double)b : 0;
 }
 
+/* @n copies of @bytes in all over the CPU-GPU link, seconds. */
+static double copy_s(const struct ng_config *c, uint64_t bytes, uint64_t n)
+{
+	return ((double)ng_host_bytes(c, bytes) / c->host_bw +
+		(double)n * c->host_latency_ns) * 1e-9;
+}
+
+/*
+ * The host copies ScaleGPU's baselines add to a run (host-copies): once,
+ * the pages the kernels read before they wrote them in and every written
+ * page out; per kernel, each kernel's pages in and out around it.
+ */
+static void add_copies(const struct ng_config *cfg, struct ng_system *sys,
+		       struct ng_bench_result *r)
+{
+	uint64_t pg = cfg->page, in, out, n;
+	struct ng_copies c;
+
+	if (cfg->host_copies == NG_COPIES_NONE ||
+	    ng_pageacc_copies(ng_system_model(sys), &c))
+		return;
+	if (cfg->host_copies == NG_COPIES_PER_KERNEL) {
+		in = c.split_in_pages * pg;
+		out = c.split_out_pages * pg;
+		n = c.kernels;
+	} else {
+		in = c.in_pages * pg;
+		out = c.out_pages * pg;
+		n = 1;
+	}
+	r->kernel_s = r->modeled_s;
+	r->h2d_bytes = in;
+	r->d2h_bytes = out;
+	r->h2d_s = copy_s(cfg, in, n);
+	r->d2h_s = copy_s(cfg, out, n);
+	r->modeled_s += r->h2d_s + r->d2h_s;
+}
+
 /*
  * CODA's profiler (its section 4.3): run the workload once with page-
  * access tracking, FGP everywhere, and take each structure's B from the
@@ -193,6 +231,7 @@ int ng_bench_run(struct ng_system *sys, const struct ng_workload *wl,
 	r->compute_frac = frac(t->v[NG_CTR_COMPUTE_TICKS], t->v[NG_CTR_SM_TICKS]);
 	r->has_sharing = !ng_sharing_profile(ng_system_model(sys), &r->sharing);
 	r->has_pageacc = !ng_pageacc_report(ng_system_model(sys), &r->pageacc);
+	add_copies(cfg, sys, r);
 	r->has_de = !ng_de_report(ng_system_model(sys), &r->de);
 	r->remote_latency_ns = frac(t->v[NG_CTR_REMOTE_TICKS],
 				    t->v[NG_CTR_REMOTE]) / NG_TICKS_PER_NS;

@@ -360,6 +360,14 @@ static inline unsigned int ng_popcount64(uint64_t x)
 }
 
 /*
+ * Bytes on the CPU-GPU link for @payload bytes of data (model/link.c):
+ * with host-header, the data in packets of at most host-payload bytes,
+ * each behind its header (a request without data: one header); else the
+ * data in flits.
+ */
+uint64_t ng_host_bytes(const struct ng_config *c, uint64_t payload);
+
+/*
  * The memory component's work (model/mem.c), inline so that the local
  * fast path below can use it too.
  */

@@ -36,6 +36,21 @@ struct ng_pageacc {
 #define NG_CODA_EXCLUSIVE	0.9
 #define NG_CODA_MAJORITY	0.6
 
+/*
+ * What host copies would move (ScaleGPU's baselines): the pages the timed
+ * kernels first read (copied in once) and wrote (copied out once), and
+ * summed over the kernels, each kernel's read and written pages (a split
+ * program copies its data in and out around each kernel).
+ */
+struct ng_copies {
+	uint64_t in_pages, out_pages;
+	uint64_t split_in_pages, split_out_pages;
+	uint64_t kernels;
+};
+
+/* The copies so far; -ENOENT when the model keeps no profile. */
+int ng_pageacc_copies(const struct ng_model *m, struct ng_copies *out);
+
 /* The profile so far; -ENOENT when the model keeps none. */
 int ng_pageacc_report(const struct ng_model *m, struct ng_pageacc *out);
 

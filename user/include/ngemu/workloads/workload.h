@@ -73,6 +73,9 @@ struct ng_bench_result {
 	/* with page-profile = yes: CODA's categories */
 	bool has_pageacc;
 	struct ng_pageacc pageacc;
+	/* host-copies once or per-kernel: the copies, in modeled_s too */
+	double kernel_s, h2d_s, d2h_s;
+	uint64_t h2d_bytes, d2h_bytes;
 	/* placement coda with coda-b profile: B per structure, in order */
 	unsigned int ncoda;
 	struct { uint64_t size, b; } coda[NG_CODA_PLAN_SHOWN];
