@@ -55,6 +55,7 @@ struct ng_space {
 	unsigned int fgp_shift;
 	unsigned int nnodes;		/* real NUMA nodes with memory */
 	int node_of_gpu[NG_MAX_GPUS];
+	int host_node;			/* host memory's node; -1: the GPUs' */
 	_Atomic uint8_t *loc;		/* the location table */
 	uint64_t npages;
 	uint8_t *glive;			/* per page group: a live buffer's */
