@@ -51,6 +51,7 @@ static const struct cmp_system cmp_systems[] = {
 	{ "fgp", "FGP only: every page interleaved at fgp-granularity, blocks round-robin", "0", NULL, "none", "off", 1, CMP_CODA, "placement=fgp sched=rr" },
 	{ "cgp", "CGP only: 4 KB pages round-robin over the GPUs, blocks round-robin", "0", NULL, "none", "off", 1, CMP_CODA, "placement=cgp sched=rr" },
 	{ "cgp-ft", "CGP with first-touch allocation: a page on the GPU that touches it first, affinity scheduling", "0", NULL, "none", "off", 1, CMP_CODA, "placement=first-touch sched=coda" },
+	{ "cgp-mig", "CGP with first-touch by migration: a page moves to the first GPU that reaches it remotely, affinity scheduling", "0", NULL, "none", "off", 1, CMP_CODA, "placement=cgp sched=coda migrate=first-touch" },
 	{ "coda", "CODA: chunks placed with their blocks (min(4 KB, B x N)), affinity scheduling", "0", NULL, "none", "off", 1, CMP_CODA, "placement=coda sched=coda coda-chunk=cap" },
 	{ "coda-uncapped", "CODA with chunks of B x N (no 4 KB cap)", "0", NULL, "none", "off", 1, CMP_CODA, "placement=coda sched=coda coda-chunk=uncapped" },
 };
@@ -125,7 +126,7 @@ const struct cmp_family_info ng_cmp_families[CMP_NFAMILY] = {
 			   NSCALED(scalegpu_scaled), "full,split,zero-copy,scalegpu",
 			   "full" },
 	[CMP_CODA] = { "coda", "coda", coda_scaled, NSCALED(coda_scaled),
-		       "fgp,cgp,cgp-ft,coda,coda-uncapped", "fgp" },
+		       "fgp,cgp,cgp-ft,cgp-mig,coda,coda-uncapped", "fgp" },
 };
 
 enum cmp_family ng_cmp_family(int argc, char **argv)
@@ -340,7 +341,7 @@ unsigned int ng_cmp_systems(const char *list,
 		const struct cmp_system *s = ng_cmp_find(p, len);
 
 		if (!s) {
-			ng_usage_error("bench", "--systems: unknown system '%.*s' (known: numa-gpu, repl-ro, carve-none, carve-swc, carve-hwc, ideal; REC: dir, dir-2x, hmg, rec, l2-swc; DualOpt: baseline, page-migration, fine, coalesce, rdma-cache, dualopt; ScaleGPU: full, split, zero-copy, scalegpu; CODA: fgp, cgp, cgp-ft, coda, coda-uncapped)",
+			ng_usage_error("bench", "--systems: unknown system '%.*s' (known: numa-gpu, repl-ro, carve-none, carve-swc, carve-hwc, ideal; REC: dir, dir-2x, hmg, rec, l2-swc; DualOpt: baseline, page-migration, fine, coalesce, rdma-cache, dualopt; ScaleGPU: full, split, zero-copy, scalegpu; CODA: fgp, cgp, cgp-ft, cgp-mig, coda, coda-uncapped)",
 				       (int)len, p);
 			return 0;
 		}
