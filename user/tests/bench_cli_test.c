@@ -12,6 +12,7 @@
 
 #include "kselftest_harness.h"
 
+#include "ngemu/workloads/workload.h"
 #include "run_cmd.h"
 
 #define NGEMU(...) ((char *const[]){ (char *)ngemu_path(), __VA_ARGS__, NULL })
@@ -54,6 +55,28 @@ TEST_F(bench, triad_verifies)
 	EXPECT_NE(NULL, strstr(self->r.out, "stream-triad: verified"));
 	EXPECT_NE(NULL, strstr(self->r.out, "ratio"));
 	EXPECT_NE(NULL, strstr(self->r.out, "L2 hit rate"));
+}
+
+/*
+ * Every workload checks its result: with one element changed before the
+ * check (--corrupt-one) each must fail, naming the element and the CPU
+ * reference's value.
+ */
+TEST_F(bench, every_workload_catches_one_wrong_element)
+{
+	for (unsigned int i = 0; ng_workloads[i]; i++) {
+		char *name = (char *)ng_workloads[i]->name;
+
+		ASSERT_EQ(0, run_cmd(&self->r, NGEMU("bench", name, "--system",
+						     "dualopt", "--iters", "1",
+						     "--corrupt-one")))
+			TH_LOG("%s", name);
+		EXPECT_EQ(1, self->r.status) TH_LOG("%s: %s", name, self->r.err);
+		EXPECT_NE(NULL, strstr(self->r.out, ": FAILED ("))
+			TH_LOG("%s: %s", name, self->r.out);
+		EXPECT_NE(NULL, strstr(self->r.out, "the CPU reference says"))
+			TH_LOG("%s: %s", name, self->r.out);
+	}
 }
 
 TEST_F(bench, json)

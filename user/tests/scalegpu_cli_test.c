@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ScaleGPU's system as a user meets it: the compare table against full
+ * ScaleGPU's system as a user meets it: every workload of its suite
+ * verified with device memory caching the host and failing when one
+ * element is wrong; the compare table against full
  * (the data in device memory, copied in and out), split code and
  * zero-copy, what device memory's share of the data changes, and the
  * errors of bad settings.
@@ -11,12 +13,15 @@
 
 #include "kselftest_harness.h"
 
+#include "ngemu/workloads/workload.h"
 #include "run_cmd.h"
 
 /* |a - b| <= tol */
 #define EXPECT_NEAR(a, b, tol) EXPECT_GE((tol), (a) > (b) ? (a) - (b) : (b) - (a))
 
 #define NGEMU(...) ((char *const[]){ (char *)ngemu_path(), __VA_ARGS__, NULL })
+
+#include "suite_cases.h"
 
 FIXTURE(scalegpu) {
 	struct cmd_result r;
@@ -30,6 +35,12 @@ FIXTURE_SETUP(scalegpu)
 FIXTURE_TEARDOWN(scalegpu)
 {
 	(void)self;
+}
+
+TEST_F(scalegpu, workloads_verify_and_catch_one_wrong_element)
+{
+	EXPECT_LE(1, suite_verifies(_metadata, &self->r, NG_SUITE_SCALEGPU,
+				   "scalegpu", "\nscalegpu   tag hit rate "));
 }
 
 /* Field @col (0-based) of the CSV line whose system is @sys at @sweep. */

@@ -141,6 +141,7 @@ static int ra_run(struct ng_system *sys, const struct ng_bench_opts *o,
 
 			ref[v % RA_COUNTERS] += 1 + (v >> 16 & 7);
 		}
+	wl_corrupt_u32(o, a.u, RA_COUNTERS);
 	r->verified = true;
 	snprintf(r->verify, sizeof(r->verify),
 		 "%u x %u random updates match the CPU's counters",

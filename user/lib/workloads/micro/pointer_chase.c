@@ -109,11 +109,19 @@ static int chase_run(struct ng_system *sys, const struct ng_bench_opts *o,
 	ret = wl_run_timed(sys, &l, o, r);
 	for (uint64_t h = 0; h < c.hops; h++)
 		at = perm[at];
+	/* --corrupt-one: the chase ends one hop further */
+	if (o->corrupt)
+		c.end = perm[c.end];
 	r->verified = !ret && at == c.end;
-	snprintf(r->verify, sizeof(r->verify),
-		 r->verified ? "%llu hops end where the CPU's chase ends"
-			     : "%llu hops end elsewhere than the CPU's chase",
-		 (unsigned long long)c.hops);
+	if (r->verified)
+		snprintf(r->verify, sizeof(r->verify),
+			 "%llu hops end where the CPU's chase ends",
+			 (unsigned long long)c.hops);
+	else
+		snprintf(r->verify, sizeof(r->verify),
+			 "%llu hops end at line %llu, the CPU reference says %llu",
+			 (unsigned long long)c.hops, (unsigned long long)c.end,
+			 (unsigned long long)at);
 	wl_check_kmod(sys, &buf, r);
 	r->metric = "latency";
 	r->unit = "ns";

@@ -77,7 +77,7 @@ static int rw_check(const struct rw_args *a, char *msg, size_t len)
 
 		if (a->b[i] != rw_val(a->k, j)) {
 			snprintf(msg, len,
-				 "stale data: after write kernel %u, B[%llu] = A[%llu] read %#x, but A holds %#x (%s)",
+				 "stale data: after write kernel %u, B[%llu] = A[%llu] read %#x, the CPU reference says %#x (%s)",
 				 a->k, (unsigned long long)i,
 				 (unsigned long long)j, a->b[i], rw_val(a->k, j),
 				 a->b[i] == rw_val(a->k ? a->k - 1 : 0, j) ?
@@ -140,6 +140,12 @@ static int rw_run(struct ng_system *sys, const struct ng_bench_opts *o,
 			goto out;
 	}
 	wl_collect(sys, r);
+	/* --corrupt-one: the last read kernel's copy of one element */
+	if (o->corrupt && !bad && a.n) {
+		a.k--;
+		a.b[a.n / 2] ^= 1;
+		bad = rw_check(&a, r->verify, sizeof(r->verify)) != 0;
+	}
 	r->verified = !bad;
 	if (!bad)
 		snprintf(r->verify, sizeof(r->verify),

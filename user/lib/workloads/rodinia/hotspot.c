@@ -200,6 +200,7 @@ static int hs_run(struct ng_system *sys, const struct ng_bench_opts *o,
 		ra = rb;
 		rb = t;
 	}
+	wl_corrupt_f32(o, a.in, n);
 	r->verified = true;
 	snprintf(r->verify, sizeof(r->verify),
 		 "%u iterations over %llu x %u cells match the CPU reference",

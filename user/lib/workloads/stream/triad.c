@@ -197,6 +197,7 @@ static int triad_run(struct ng_system *sys, const struct ng_bench_opts *o,
 		wl_progress(o, ++done, total);
 	}
 	wl_collect(sys, r);
+	wl_corrupt_f32(o, t.a, t.n);
 	r->verified = !verify(&t, r->verify, sizeof(r->verify));
 	wl_check_kmod(sys, &ba, r);
 	wl_check_kmod(sys, &bb, r);
