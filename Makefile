@@ -231,6 +231,12 @@ bench-rec: user
 bench-dualopt: user
 	$(Q)tools/bench-dualopt.sh $(NGEMU) $(BENCH_ARGS)
 
+# ScaleGPU's workloads under full, split, zero-copy and scalegpu over
+# device memory's share and data per tag (Documentation/scalegpu.rst).
+.PHONY: bench-scalegpu
+bench-scalegpu: user
+	$(Q)tools/bench-scalegpu.sh $(NGEMU) $(BENCH_ARGS)
+
 # CODA's workloads under fgp, cgp, cgp-ft and coda (capped and not), the
 # measured categories beside the paper's (Documentation/coda.rst).
 .PHONY: bench-coda
