@@ -17,6 +17,9 @@ extern const struct ng_workload ng_wl_atax, ng_wl_c2d, ng_wl_fir, ng_wl_gemm,
 /* DualOpt Table 2 */
 extern const struct ng_workload ng_wl_bicg, ng_wl_mm, ng_wl_mt, ng_wl_km,
 	ng_wl_aes, ng_wl_bs;
+/* ScaleGPU Table 2 */
+extern const struct ng_workload ng_wl_vectoradd, ng_wl_histogram, ng_wl_bank,
+	ng_wl_sssp;
 
 const struct ng_workload *const ng_workloads[] = {
 	&ng_wl_triad,		/* stream/triad.c */
@@ -46,6 +49,10 @@ const struct ng_workload *const ng_workloads[] = {
 	&ng_wl_km,		/* heteromark/km.c */
 	&ng_wl_aes,		/* heteromark/aes.c */
 	&ng_wl_bs,		/* amdapp/bs.c */
+	&ng_wl_vectoradd,	/* nvsdk/vectoradd.c */
+	&ng_wl_histogram,	/* nvsdk/histogram.c */
+	&ng_wl_bank,		/* kilotm/bank.c */
+	&ng_wl_sssp,		/* rodinia/sssp.c */
 	NULL,
 };
 
