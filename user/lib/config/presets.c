@@ -180,7 +180,7 @@ static const struct preset presets[] = {
 	  coda },
 	{ "scalegpu", "ScaleGPU Table 1: 1 GPU, 14 SMs at 1150 MHz, 16 KB L1, 768 KB L2, 177 GB/s GDDR5; data in host memory, device memory caches it (100%, 2 KB per tag, TMH 32/32 in each of 6 partitions); PCIe 2.0 x16 8 GB/s, 1200 ns round trip, 20 B headers, 128 B payloads",
 	  "ScaleGPU (CAL 2013)",
-	  "the paper's workloads other than hotspot (vectorAdd, histogram, Shortest Path, Bank Account)",
+	  NULL,
 	  scalegpu },
 };
 
