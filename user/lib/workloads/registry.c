@@ -20,6 +20,8 @@ extern const struct ng_workload ng_wl_bicg, ng_wl_mm, ng_wl_mt, ng_wl_km,
 /* ScaleGPU Table 2 */
 extern const struct ng_workload ng_wl_vectoradd, ng_wl_histogram, ng_wl_bank,
 	ng_wl_sssp;
+/* CODA Table 2 */
+extern const struct ng_workload ng_wl_dc;
 
 const struct ng_workload *const ng_workloads[] = {
 	&ng_wl_triad,		/* stream/triad.c */
@@ -53,6 +55,7 @@ const struct ng_workload *const ng_workloads[] = {
 	&ng_wl_histogram,	/* nvsdk/histogram.c */
 	&ng_wl_bank,		/* kilotm/bank.c */
 	&ng_wl_sssp,		/* rodinia/sssp.c */
+	&ng_wl_dc,		/* graphbig/dc.c */
 	NULL,
 };
 

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dc: degree centrality, after GraphBIG's GPU kernel (gpu_bench/
+ * gpu_degree_centr): a thread per vertex of a CSR graph writes its
+ * out-degree (the difference of its row offsets) and adds one to the
+ * in-degree of each vertex its edges reach, with atomics; 256-thread
+ * blocks. CODA counts dc as block-exclusive: block b reads only the row
+ * offsets and edges of its vertices [256 b, 256 b + 256) and writes their
+ * out-degrees; the in-degree atomics go anywhere. Verified against the
+ * host's degrees, vertex by vertex (in-degrees, then out-degrees).
+ */
+#include "workloads/graphbig/graph.h"
+
+#define DC_BLOCK	256
+/* a vertex: its index, two offsets, the subtract (5); an edge: its
+ * address and the atomic's (3) */
+#define DC_INSTS	5
+#define DC_EDGE_INSTS	3
+
+struct dc_args {
+	uint32_t *row, *col, *in, *out;
+	uint64_t n;
+};
+
+static void dc_kernel(struct ng_block *b, void *p)
+{
+	const struct dc_args *a = p;
+
+	for (unsigned int wi = 0; wi < b->nwarps; wi++) {
+		uint32_t r0[NG_WARP], r1[NG_WARP], deg[NG_WARP], most = 0;
+		struct ng_warp w;
+		uint64_t i0;
+
+		ng_warp_get(b, wi, &w);
+		if (!wlc_lanes(&w, a->n, DC_BLOCK, &i0))
+			break;
+		ng_warp_compute(&w, DC_INSTS);
+		ng_ld_contig(&w, a->row + i0, 4, r0);
+		ng_ld_contig(&w, a->row + i0 + 1, 4, r1);
+		for (unsigned int l = 0; l < w.nlanes; l++) {
+			deg[l] = r1[l] - r0[l];
+			if (deg[l] > most)
+				most = deg[l];
+		}
+		ng_st_contig(&w, a->out + i0, 4, deg);
+		/* edge k of every lane that has one, in lockstep */
+		for (uint32_t k = 0; k < most; k++) {
+			uintptr_t addr[NG_WARP];
+			uint32_t dst[NG_WARP], one[NG_WARP];
+			struct ng_warp t = w;
+
+			t.active = 0;
+			for (unsigned int l = 0; l < w.nlanes; l++)
+				if (k < deg[l]) {
+					t.active |= 1u << l;
+					addr[l] = (uintptr_t)(a->col + r0[l] + k);
+					one[l] = 1;
+				}
+			ng_warp_compute(&t, DC_EDGE_INSTS);
+			ng_ld(&t, addr, 4, dst);
+			for (unsigned int l = 0; l < w.nlanes; l++)
+				if (t.active >> l & 1)
+					addr[l] = (uintptr_t)(a->in + dst[l]);
+			ng_atomic_add_u32(&t, addr, one, NULL);
+			if (t.ready > w.ready)
+				w.ready = t.ready;
+		}
+	}
+}
+
+static int dc_run(struct ng_system *sys, const struct ng_bench_opts *o,
+		  struct ng_bench_result *r, char *err, size_t errlen)
+{
+	struct ng_buf brow = { 0 }, bcol = { 0 }, bin = { 0 }, bout = { 0 };
+	struct gb_graph g = { 0 };
+	struct dc_args a = { 0 };
+	struct gb_copy cp;
+	uint32_t *want = NULL;
+	uint64_t nblocks;
+	struct wlc c;
+	char ok[96];
+	int ret;
+
+	wlc_init(&c, sys, o, r, err, errlen);
+	a.n = o->size / 4;
+	if (a.n < NG_WARP) {
+		ng_seterr(err, errlen, "dc: size must hold %u vertices (%u bytes) at least",
+			  NG_WARP, NG_WARP * 4);
+		return -EINVAL;
+	}
+	if (gb_make(&g, a.n, c.cfg->seed)) {
+		ng_seterr(err, errlen, "dc: out of memory");
+		return -ENOMEM;
+	}
+	nblocks = (a.n + DC_BLOCK - 1) / DC_BLOCK;
+	ret = wlc_alloc(&c, &brow, (a.n + 1) * 4, -1);
+	if (!ret)
+		ret = wlc_alloc(&c, &bcol, g.m * 4, -1);
+	if (!ret)
+		ret = wlc_alloc(&c, &bin, a.n * 4, -1);
+	if (!ret)
+		ret = wlc_alloc(&c, &bout, a.n * 4, -1);
+	if (ret)
+		goto out;
+	a.row = brow.ptr;
+	a.col = bcol.ptr;
+	a.in = bin.ptr;
+	a.out = bout.ptr;
+	r->elements = a.n;
+	r->bytes = ((a.n + 1) * 4 + g.m * 8 + a.n * 4) * o->iters;
+	cp = (struct gb_copy){ .row = g.row, .src = g.row, .dst = a.row,
+			       .n = a.n, .block = DC_BLOCK, .rows = true };
+	ret = wlc_launch(&c, "dc-rows", gb_copy_kernel, &cp, nblocks, NG_WARP,
+			 -1, false);
+	cp = (struct gb_copy){ .row = g.row, .src = g.col, .dst = a.col,
+			       .n = a.n, .block = DC_BLOCK };
+	if (!ret)
+		ret = wlc_launch(&c, "dc-edges", gb_copy_kernel, &cp, nblocks,
+				 NG_WARP, -1, false);
+	if (ret)
+		goto out;
+	c.total = o->iters;
+	ng_system_reset_counters(sys);
+	for (unsigned int it = 0; it < o->iters && !ret; it++) {
+		/*
+		 * The host clears the in-degrees again (GraphBIG: cudaMemset);
+		 * new buffers are zero, and their pages are homed by the
+		 * kernel's first touch, not by the host's.
+		 */
+		if (it)
+			memset(a.in, 0, a.n * 4);
+		ret = wlc_launch(&c, "dc", dc_kernel, &a, nblocks, DC_BLOCK, -1,
+				 true);
+	}
+	if (ret)
+		goto out;
+	wl_collect(sys, r);
+	want = calloc(a.n, 4);
+	if (!want) {
+		ng_seterr(err, errlen, "dc: out of memory");
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (uint64_t e = 0; e < g.m; e++)
+		want[g.col[e]]++;
+	snprintf(ok, sizeof(ok),
+		 "in- and out-degrees of %llu vertices (%llu edges) match the CPU's",
+		 (unsigned long long)a.n, (unsigned long long)g.m);
+	wl_corrupt_u32(o, a.in, a.n);
+	if (wl_check_u32(r, "in-degree", a.in, want, a.n, 0, ok)) {
+		for (uint64_t v = 0; v < a.n; v++)
+			want[v] = g.row[v + 1] - g.row[v];
+		wl_check_u32(r, "out-degree", a.out, want, a.n, 0, ok);
+	}
+out:
+	free(want);
+	gb_free(&g);
+	ng_free(c.sp, &bout);
+	ng_free(c.sp, &bin);
+	ng_free(c.sp, &bcol);
+	ng_free(c.sp, &brow);
+	return ret;
+}
+
+const struct ng_workload ng_wl_dc = {
+	.name = "dc",
+	.suites = NG_SUITE_CODA,
+	.desc = "degree centrality (GraphBIG): a thread per vertex, in-degree atomics over a random CSR graph",
+	.default_size = 512ULL << 10,	/* 128 Ki vertices, ~1 Mi edges */
+	.default_iters = 1,
+	.narrays = 12,
+	.run = dc_run,
+};

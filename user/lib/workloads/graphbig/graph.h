@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The random graphs of the GraphBIG workloads (dc, cc, tc): CSR with a
+ * row per vertex, 1 to 2 x GB_AVG_DEG out-edges each to random vertices,
+ * made on the host from the seed (GraphBIG loads an input file; its GPU
+ * kernels see the same CSR arrays), and copied into device buffers by an
+ * untimed kernel whose blocks touch the rows the compute kernels' blocks
+ * own (first touch homes them there).
+ */
+#ifndef NGEMU_WL_GRAPHBIG_GRAPH_H
+#define NGEMU_WL_GRAPHBIG_GRAPH_H
+
+#include <stdlib.h>
+
+#include "workloads/wl.h"
+
+#define GB_AVG_DEG	8
+
+struct gb_graph {
+	uint64_t n, m;			/* vertices, edges */
+	uint32_t *row, *col;		/* host: n + 1 offsets, m targets */
+};
+
+/* Out-degree of @v: 1 to 2 x GB_AVG_DEG - 1. */
+static inline uint32_t gb_degree(uint64_t seed, uint64_t v)
+{
+	return 1 + (uint32_t)(wlc_hash(seed * 0x6762 + v) % (2 * GB_AVG_DEG - 1));
+}
+
+/* The host's CSR of @n vertices; -ENOMEM. */
+static inline int gb_make(struct gb_graph *g, uint64_t n, uint64_t seed)
+{
+	g->n = n;
+	g->row = malloc((n + 1) * 4);
+	if (!g->row)
+		return -ENOMEM;
+	g->row[0] = 0;
+	for (uint64_t v = 0; v < n; v++)
+		g->row[v + 1] = g->row[v] + gb_degree(seed, v);
+	g->m = g->row[n];
+	g->col = malloc(g->m * 4 + 4);
+	if (!g->col) {
+		free(g->row);
+		return -ENOMEM;
+	}
+	for (uint64_t v = 0; v < n; v++)
+		for (uint32_t e = g->row[v]; e < g->row[v + 1]; e++)
+			g->col[e] = (uint32_t)(wlc_hash(seed * 0x636f + e) % n);
+	return 0;
+}
+
+static inline void gb_free(struct gb_graph *g)
+{
+	free(g->row);
+	free(g->col);
+}
+
+/*
+ * Untimed: block b of @block threads copies @src[i] into @dst[i] for the
+ * words i in [first, last) of its rows [b x block, (b + 1) x block): the
+ * row offsets themselves (@rows) or the edges of those rows.
+ */
+struct gb_copy {
+	const uint32_t *row;		/* host CSR offsets */
+	const uint32_t *src;
+	uint32_t *dst;
+	uint64_t n;			/* rows */
+	unsigned int block;
+	bool rows;			/* copy row offsets, not edges */
+};
+
+static inline void gb_copy_kernel(struct ng_block *b, void *p)
+{
+	const struct gb_copy *c = p;
+	uint64_t r0 = b->id * c->block, r1 = r0 + c->block;
+	uint64_t first, last;
+	struct ng_warp w;
+
+	if (r1 > c->n)
+		r1 = c->n;
+	first = c->rows ? r0 : c->row[r0];
+	last = c->rows ? r1 + (r1 == c->n) : c->row[r1];
+	ng_warp_get(b, 0, &w);
+	for (uint64_t i = first; i < last; i += NG_WARP) {
+		struct ng_warp t = w;
+
+		t.nlanes = last - i < NG_WARP ? (unsigned int)(last - i)
+					      : NG_WARP;
+		t.active = t.nlanes == NG_WARP ? ~0u : (1u << t.nlanes) - 1;
+		ng_st_contig(&t, c->dst + i, 4, c->src + i);
+	}
+}
+
+#endif /* NGEMU_WL_GRAPHBIG_GRAPH_H */
