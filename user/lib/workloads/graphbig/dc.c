@@ -88,7 +88,7 @@ static int dc_run(struct ng_system *sys, const struct ng_bench_opts *o,
 			  NG_WARP, NG_WARP * 4);
 		return -EINVAL;
 	}
-	if (gb_make(&g, a.n, c.cfg->seed)) {
+	if (gb_make(&g, a.n, a.n, c.cfg->seed)) {
 		ng_seterr(err, errlen, "dc: out of memory");
 		return -ENOMEM;
 	}

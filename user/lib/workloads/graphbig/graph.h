@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The random graphs of the GraphBIG workloads (dc, cc, tc): CSR with a
- * row per vertex, 1 to 2 x GB_AVG_DEG out-edges each to random vertices,
+ * row per vertex, 1 to 2 x GB_AVG_DEG out-edges each to random vertices
+ * (of the whole graph, or of the vertex's group of a given span),
  * made on the host from the seed (GraphBIG loads an input file; its GPU
  * kernels see the same CSR arrays), and copied into device buffers by an
  * untimed kernel whose blocks touch the rows the compute kernels' blocks
@@ -27,8 +28,12 @@ static inline uint32_t gb_degree(uint64_t seed, uint64_t v)
 	return 1 + (uint32_t)(wlc_hash(seed * 0x6762 + v) % (2 * GB_AVG_DEG - 1));
 }
 
-/* The host's CSR of @n vertices; -ENOMEM. */
-static inline int gb_make(struct gb_graph *g, uint64_t n, uint64_t seed)
+/*
+ * The host's CSR of @n vertices whose edges stay within groups of @span
+ * consecutive vertices (n: anywhere); -ENOMEM.
+ */
+static inline int gb_make(struct gb_graph *g, uint64_t n, uint64_t span,
+			  uint64_t seed)
 {
 	g->n = n;
 	g->row = malloc((n + 1) * 4);
@@ -45,7 +50,49 @@ static inline int gb_make(struct gb_graph *g, uint64_t n, uint64_t seed)
 	}
 	for (uint64_t v = 0; v < n; v++)
 		for (uint32_t e = g->row[v]; e < g->row[v + 1]; e++)
-			g->col[e] = (uint32_t)(wlc_hash(seed * 0x636f + e) % n);
+			g->col[e] = (uint32_t)(v / span * span +
+					       wlc_hash(seed * 0x636f + e) %
+					       (n - v / span * span < span ?
+						n - v / span * span : span));
+	return 0;
+}
+
+/*
+ * @g made undirected: every edge also the other way (a vertex's own
+ * edges first, then those that reach it), for the algorithms that treat
+ * edges as undirected (cc, tc). -ENOMEM.
+ */
+static inline int gb_undirected(const struct gb_graph *g, struct gb_graph *u)
+{
+	uint32_t *fill;
+
+	u->n = g->n;
+	u->m = 2 * g->m;
+	u->row = calloc(g->n + 1, 4);
+	u->col = malloc(u->m * 4 + 4);
+	fill = malloc((g->n + 1) * 4);
+	if (!u->row || !u->col || !fill) {
+		free(u->row);
+		free(u->col);
+		free(fill);
+		return -ENOMEM;
+	}
+	for (uint64_t v = 0; v < g->n; v++)
+		for (uint32_t e = g->row[v]; e < g->row[v + 1]; e++) {
+			u->row[v + 1]++;
+			u->row[g->col[e] + 1]++;
+		}
+	for (uint64_t v = 0; v < g->n; v++)
+		u->row[v + 1] += u->row[v];
+	for (uint64_t v = 0; v <= g->n; v++)
+		fill[v] = u->row[v];
+	for (uint64_t v = 0; v < g->n; v++)
+		for (uint32_t e = g->row[v]; e < g->row[v + 1]; e++)
+			u->col[fill[v]++] = g->col[e];
+	for (uint64_t v = 0; v < g->n; v++)
+		for (uint32_t e = g->row[v]; e < g->row[v + 1]; e++)
+			u->col[fill[g->col[e]]++] = (uint32_t)v;
+	free(fill);
 	return 0;
 }
 

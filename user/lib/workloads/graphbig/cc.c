@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cc: connected components by label propagation, after GraphBIG's GPU
+ * connected component: every vertex starts with its own id as its label
+ * and takes the smallest label among its neighbours' until no label
+ * changes; a component's vertices end with its smallest id. Edges count
+ * both ways (the graph made undirected on the host), and each kernel pulls
+ * from the labels of the kernel before (two label arrays in turn): a
+ * thread writes only its own vertex, so no atomic minimum is needed and a
+ * run does not depend on the host's timing (GraphBIG pushes with
+ * atomics). The host checks for a change outside the model.
+ *
+ * The graph's edges stay within groups of 4096 vertices (several
+ * components, as a real graph has): block b reads its vertices' rows and
+ * edges and, mostly, labels of its own group, 16 blocks wide; CODA counts
+ * cc as block-majority. Verified against a CPU union-find: every vertex's
+ * label must be the smallest id of its component.
+ */
+#include "workloads/graphbig/graph.h"
+
+#define CC_BLOCK	256
+#define CC_SPAN		4096
+#define CC_MAXITERS	4096
+/* a vertex: its index, two offsets, the compare (5); an edge: two
+ * addresses and the minimum (3) */
+#define CC_INSTS	5
+#define CC_EDGE_INSTS	3
+
+struct cc_args {
+	uint32_t *row, *col, *label[2];
+	uint64_t n;
+	unsigned int cur;
+};
+
+static void cc_kernel(struct ng_block *b, void *p)
+{
+	const struct cc_args *a = p;
+	const uint32_t *in = a->label[a->cur];
+	uint32_t *out = a->label[!a->cur];
+
+	for (unsigned int wi = 0; wi < b->nwarps; wi++) {
+		uint32_t r0[NG_WARP], r1[NG_WARP], best[NG_WARP], most = 0;
+		struct ng_warp w;
+		uint64_t i0;
+
+		ng_warp_get(b, wi, &w);
+		if (!wlc_lanes(&w, a->n, CC_BLOCK, &i0))
+			break;
+		ng_warp_compute(&w, CC_INSTS);
+		ng_ld_contig(&w, a->row + i0, 4, r0);
+		ng_ld_contig(&w, a->row + i0 + 1, 4, r1);
+		ng_ld_contig(&w, in + i0, 4, best);
+		for (unsigned int l = 0; l < w.nlanes; l++)
+			if (r1[l] - r0[l] > most)
+				most = r1[l] - r0[l];
+		for (uint32_t k = 0; k < most; k++) {
+			uintptr_t addr[NG_WARP];
+			uint32_t v[NG_WARP];
+			struct ng_warp t = w;
+
+			t.active = 0;
+			for (unsigned int l = 0; l < w.nlanes; l++)
+				if (k < r1[l] - r0[l]) {
+					t.active |= 1u << l;
+					addr[l] = (uintptr_t)(a->col + r0[l] + k);
+				}
+			ng_warp_compute(&t, CC_EDGE_INSTS);
+			ng_ld(&t, addr, 4, v);
+			for (unsigned int l = 0; l < w.nlanes; l++)
+				if (t.active >> l & 1)
+					addr[l] = (uintptr_t)(in + v[l]);
+			ng_ld(&t, addr, 4, v);
+			for (unsigned int l = 0; l < w.nlanes; l++)
+				if ((t.active >> l & 1) && v[l] < best[l])
+					best[l] = v[l];
+			if (t.ready > w.ready)
+				w.ready = t.ready;
+		}
+		ng_st_contig(&w, out + i0, 4, best);
+	}
+}
+
+static void cc_start(struct ng_block *b, void *p)
+{
+	const struct cc_args *a = p;
+
+	for (unsigned int wi = 0; wi < b->nwarps; wi++) {
+		uint32_t v[NG_WARP];
+		struct ng_warp w;
+		uint64_t i0;
+
+		ng_warp_get(b, wi, &w);
+		if (!wlc_lanes(&w, a->n, CC_BLOCK, &i0))
+			break;
+		for (unsigned int l = 0; l < w.nlanes; l++)
+			v[l] = (uint32_t)(i0 + l);
+		ng_st_contig(&w, a->label[0] + i0, 4, v);
+		ng_st_contig(&w, a->label[1] + i0, 4, v);
+	}
+}
+
+static uint32_t cc_find(uint32_t *up, uint32_t v)
+{
+	while (up[v] != v) {
+		up[v] = up[up[v]];
+		v = up[v];
+	}
+	return v;
+}
+
+static int cc_run(struct ng_system *sys, const struct ng_bench_opts *o,
+		  struct ng_bench_result *r, char *err, size_t errlen)
+{
+	struct ng_buf brow = { 0 }, bcol = { 0 }, bl0 = { 0 }, bl1 = { 0 };
+	struct gb_graph d = { 0 }, g = { 0 };
+	struct cc_args a = { 0 };
+	uint64_t nblocks, kernels = 0;
+	uint32_t *up = NULL;
+	struct gb_copy cp;
+	struct wlc c;
+	char ok[112];
+	int ret;
+
+	wlc_init(&c, sys, o, r, err, errlen);
+	a.n = o->size / 4;
+	if (a.n < NG_WARP) {
+		ng_seterr(err, errlen, "cc: size must hold %u vertices (%u bytes) at least",
+			  NG_WARP, NG_WARP * 4);
+		return -EINVAL;
+	}
+	if (gb_make(&d, a.n, CC_SPAN, c.cfg->seed) || gb_undirected(&d, &g)) {
+		gb_free(&d);
+		ng_seterr(err, errlen, "cc: out of memory");
+		return -ENOMEM;
+	}
+	nblocks = (a.n + CC_BLOCK - 1) / CC_BLOCK;
+	ret = wlc_alloc(&c, &brow, (a.n + 1) * 4, -1);
+	if (!ret)
+		ret = wlc_alloc(&c, &bcol, g.m * 4, -1);
+	if (!ret)
+		ret = wlc_alloc(&c, &bl0, a.n * 4, -1);
+	if (!ret)
+		ret = wlc_alloc(&c, &bl1, a.n * 4, -1);
+	if (ret)
+		goto out;
+	a.row = brow.ptr;
+	a.col = bcol.ptr;
+	a.label[0] = bl0.ptr;
+	a.label[1] = bl1.ptr;
+	r->elements = a.n;
+	cp = (struct gb_copy){ .row = g.row, .src = g.row, .dst = a.row,
+			       .n = a.n, .block = CC_BLOCK, .rows = true };
+	ret = wlc_launch(&c, "cc-rows", gb_copy_kernel, &cp, nblocks, NG_WARP,
+			 -1, false);
+	cp = (struct gb_copy){ .row = g.row, .src = g.col, .dst = a.col,
+			       .n = a.n, .block = CC_BLOCK };
+	if (!ret)
+		ret = wlc_launch(&c, "cc-edges", gb_copy_kernel, &cp, nblocks,
+				 NG_WARP, -1, false);
+	if (!ret)
+		ret = wlc_launch(&c, "cc-start", cc_start, &a, nblocks, CC_BLOCK,
+				 -1, false);
+	if (ret)
+		goto out;
+	ng_system_reset_counters(sys);
+	for (unsigned int it = 0; it < o->iters && !ret; it++) {
+		if (it)
+			ret = wlc_launch(&c, "cc-start", cc_start, &a, nblocks,
+					 CC_BLOCK, -1, true);
+		for (a.cur = 0; !ret; a.cur = !a.cur) {
+			bool changed = false;
+
+			ret = wlc_launch(&c, "cc", cc_kernel, &a, nblocks,
+					 CC_BLOCK, -1, true);
+			kernels++;
+			/* the host's check for a change (outside the model) */
+			for (uint64_t v = 0; v < a.n && !changed; v++)
+				changed = a.label[0][v] != a.label[1][v];
+			if (!changed || kernels >= (uint64_t)CC_MAXITERS * (it + 1))
+				break;
+		}
+	}
+	if (ret)
+		goto out;
+	wl_collect(sys, r);
+	r->bytes = kernels * ((a.n + 1) * 4 + g.m * 8 + a.n * 8);
+	up = malloc(a.n * 4);
+	if (!up) {
+		ng_seterr(err, errlen, "cc: out of memory");
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (uint64_t v = 0; v < a.n; v++)
+		up[v] = (uint32_t)v;
+	/* union by the smaller root: a root is its component's smallest id */
+	for (uint64_t v = 0; v < d.n; v++)
+		for (uint32_t e = d.row[v]; e < d.row[v + 1]; e++) {
+			uint32_t x = cc_find(up, (uint32_t)v);
+			uint32_t y = cc_find(up, d.col[e]);
+
+			if (x < y)
+				up[y] = x;
+			else
+				up[x] = y;
+		}
+	for (uint64_t v = 0; v < a.n; v++)
+		up[v] = cc_find(up, (uint32_t)v);
+	snprintf(ok, sizeof(ok),
+		 "the labels of %llu vertices match the CPU's components (%llu kernels)",
+		 (unsigned long long)a.n, (unsigned long long)kernels);
+	wl_corrupt_u32(o, a.label[!a.cur], a.n);
+	wl_check_u32(r, "label", a.label[!a.cur], up, a.n, 0, ok);
+out:
+	free(up);
+	gb_free(&g);
+	gb_free(&d);
+	ng_free(c.sp, &bl1);
+	ng_free(c.sp, &bl0);
+	ng_free(c.sp, &bcol);
+	ng_free(c.sp, &brow);
+	return ret;
+}
+
+const struct ng_workload ng_wl_cc = {
+	.name = "cc",
+	.suites = NG_SUITE_CODA,
+	.desc = "connected components (GraphBIG): label propagation over a random graph of 4096-vertex groups",
+	.default_size = 512ULL << 10,	/* 128 Ki vertices */
+	.default_iters = 1,
+	.narrays = 20,
+	.run = cc_run,
+};
