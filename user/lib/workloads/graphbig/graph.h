@@ -96,6 +96,35 @@ static inline int gb_undirected(const struct gb_graph *g, struct gb_graph *u)
 	return 0;
 }
 
+static int gb_cmp_u32(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+
+	return (a > b) - (a < b);
+}
+
+/*
+ * @g made simple in place: each row sorted, without repeats and without
+ * the vertex itself (tc intersects sorted neighbour lists).
+ */
+static inline void gb_simple(struct gb_graph *g)
+{
+	uint32_t at = 0;
+
+	for (uint64_t v = 0; v < g->n; v++) {
+		uint32_t e0 = g->row[v], e1 = g->row[v + 1], first = at;
+
+		qsort(g->col + e0, e1 - e0, 4, gb_cmp_u32);
+		g->row[v] = at;
+		for (uint32_t e = e0; e < e1; e++)
+			if (g->col[e] != v &&
+			    (at == first || g->col[at - 1] != g->col[e]))
+				g->col[at++] = g->col[e];
+	}
+	g->row[g->n] = at;
+	g->m = at;
+}
+
 static inline void gb_free(struct gb_graph *g)
 {
 	free(g->row);
