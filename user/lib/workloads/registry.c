@@ -21,7 +21,8 @@ extern const struct ng_workload ng_wl_bicg, ng_wl_mm, ng_wl_mt, ng_wl_km,
 extern const struct ng_workload ng_wl_vectoradd, ng_wl_histogram, ng_wl_bank,
 	ng_wl_sssp;
 /* CODA Table 2 */
-extern const struct ng_workload ng_wl_dc, ng_wl_nn, ng_wl_cc, ng_wl_tc;
+extern const struct ng_workload ng_wl_dc, ng_wl_nn, ng_wl_cc, ng_wl_tc,
+	ng_wl_hotspot3d;
 
 const struct ng_workload *const ng_workloads[] = {
 	&ng_wl_triad,		/* stream/triad.c */
@@ -59,6 +60,7 @@ const struct ng_workload *const ng_workloads[] = {
 	&ng_wl_nn,		/* rodinia/nn.c */
 	&ng_wl_cc,		/* graphbig/cc.c */
 	&ng_wl_tc,		/* graphbig/tc.c */
+	&ng_wl_hotspot3d,	/* rodinia/hotspot3d.c */
 	NULL,
 };
 
