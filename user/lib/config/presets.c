@@ -176,7 +176,7 @@ static const struct preset presets[] = {
 	  rec },
 	{ "coda", "CODA Table 1: 4 GPUs x 4 SMs at 2 GHz, 1 MB L2, 256 GB/s local, 16 GB/s remote, FGP 128 B; CODA placement (B per structure from a profiling run, chunk min(4 KB, B x N)), affinity scheduling",
 	  "CODA (TACO 2018)",
-	  "the workloads of Table 2 that REC and DualOpt did not bring (dc, nw, ge, nn, sad, cc, dwt, tc, hotspot3d)",
+	  "bc, gc, cfd, mummergpu and hybrid sort of its Table 2",
 	  coda },
 	{ "scalegpu", "ScaleGPU Table 1: 1 GPU, 14 SMs at 1150 MHz, 16 KB L1, 768 KB L2, 177 GB/s GDDR5; data in host memory, device memory caches it (100%, 2 KB per tag, TMH 32/32 in each of 6 partitions); PCIe 2.0 x16 8 GB/s, 1200 ns round trip, 20 B headers, 128 B payloads",
 	  "ScaleGPU (CAL 2013)",
