@@ -43,6 +43,24 @@ TEST_F(scalegpu, workloads_verify_and_catch_one_wrong_element)
 				   "scalegpu", "\nscalegpu   tag hit rate "));
 }
 
+/*
+ * Bank Account's transfers must conserve the total: one account off (as
+ * a transfer's lost half leaves it) fails the conservation check.
+ */
+TEST_F(scalegpu, bank_catches_a_lost_transfer)
+{
+	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("bench", "bank", "--system",
+					     "scalegpu", "--size", "256K",
+					     "--corrupt-one")));
+	EXPECT_EQ(1, self->r.status);
+	EXPECT_NE(NULL, strstr(self->r.out, "(a transfer lost or doubled)"))
+		TH_LOG("%s", self->r.out);
+	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("bench", "bank", "--system",
+					     "scalegpu", "--size", "256K")));
+	EXPECT_EQ(0, self->r.status) TH_LOG("%s", self->r.err);
+	EXPECT_NE(NULL, strstr(self->r.out, "transfers conserve the total"));
+}
+
 /* Field @col (0-based) of the CSV line whose system is @sys at @sweep. */
 static double field(const char *csv, const char *sweep, const char *sys,
 		    unsigned int col)
