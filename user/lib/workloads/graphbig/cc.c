@@ -116,27 +116,17 @@ static int cc_run(struct ng_system *sys, const struct ng_bench_opts *o,
 	struct cc_args a = { 0 };
 	uint64_t nblocks, kernels = 0;
 	uint32_t *up = NULL;
-	struct gb_copy cp;
 	struct wlc c;
 	char ok[112];
 	int ret;
 
 	wlc_init(&c, sys, o, r, err, errlen);
-	a.n = o->size / 4;
-	if (a.n < NG_WARP) {
-		ng_seterr(err, errlen, "cc: size must hold %u vertices (%u bytes) at least",
-			  NG_WARP, NG_WARP * 4);
-		return -EINVAL;
-	}
-	if (gb_make(&d, a.n, CC_SPAN, c.cfg->seed) || gb_undirected(&d, &g)) {
-		gb_free(&d);
-		ng_seterr(err, errlen, "cc: out of memory");
-		return -ENOMEM;
-	}
+	ret = gb_setup(&c, "cc", CC_SPAN, &d, &g);
+	if (ret)
+		return ret;
+	a.n = g.n;
 	nblocks = (a.n + CC_BLOCK - 1) / CC_BLOCK;
-	ret = wlc_alloc(&c, &brow, (a.n + 1) * 4, -1);
-	if (!ret)
-		ret = wlc_alloc(&c, &bcol, g.m * 4, -1);
+	ret = gb_upload(&c, &g, CC_BLOCK, &brow, &bcol);
 	if (!ret)
 		ret = wlc_alloc(&c, &bl0, a.n * 4, -1);
 	if (!ret)
@@ -148,17 +138,7 @@ static int cc_run(struct ng_system *sys, const struct ng_bench_opts *o,
 	a.label[0] = bl0.ptr;
 	a.label[1] = bl1.ptr;
 	r->elements = a.n;
-	cp = (struct gb_copy){ .row = g.row, .src = g.row, .dst = a.row,
-			       .n = a.n, .block = CC_BLOCK, .rows = true };
-	ret = wlc_launch(&c, "cc-rows", gb_copy_kernel, &cp, nblocks, NG_WARP,
-			 -1, false);
-	cp = (struct gb_copy){ .row = g.row, .src = g.col, .dst = a.col,
-			       .n = a.n, .block = CC_BLOCK };
-	if (!ret)
-		ret = wlc_launch(&c, "cc-edges", gb_copy_kernel, &cp, nblocks,
-				 NG_WARP, -1, false);
-	if (!ret)
-		ret = wlc_launch(&c, "cc-start", cc_start, &a, nblocks, CC_BLOCK,
+	ret = wlc_launch(&c, "cc-start", cc_start, &a, nblocks, CC_BLOCK,
 				 -1, false);
 	if (ret)
 		goto out;

@@ -74,7 +74,6 @@ static int dc_run(struct ng_system *sys, const struct ng_bench_opts *o,
 	struct ng_buf brow = { 0 }, bcol = { 0 }, bin = { 0 }, bout = { 0 };
 	struct gb_graph g = { 0 };
 	struct dc_args a = { 0 };
-	struct gb_copy cp;
 	uint32_t *want = NULL;
 	uint64_t nblocks;
 	struct wlc c;
@@ -82,20 +81,12 @@ static int dc_run(struct ng_system *sys, const struct ng_bench_opts *o,
 	int ret;
 
 	wlc_init(&c, sys, o, r, err, errlen);
-	a.n = o->size / 4;
-	if (a.n < NG_WARP) {
-		ng_seterr(err, errlen, "dc: size must hold %u vertices (%u bytes) at least",
-			  NG_WARP, NG_WARP * 4);
-		return -EINVAL;
-	}
-	if (gb_make(&g, a.n, a.n, c.cfg->seed)) {
-		ng_seterr(err, errlen, "dc: out of memory");
-		return -ENOMEM;
-	}
+	ret = gb_setup(&c, "dc", 0, &g, NULL);
+	if (ret)
+		return ret;
+	a.n = g.n;
 	nblocks = (a.n + DC_BLOCK - 1) / DC_BLOCK;
-	ret = wlc_alloc(&c, &brow, (a.n + 1) * 4, -1);
-	if (!ret)
-		ret = wlc_alloc(&c, &bcol, g.m * 4, -1);
+	ret = gb_upload(&c, &g, DC_BLOCK, &brow, &bcol);
 	if (!ret)
 		ret = wlc_alloc(&c, &bin, a.n * 4, -1);
 	if (!ret)
@@ -108,17 +99,6 @@ static int dc_run(struct ng_system *sys, const struct ng_bench_opts *o,
 	a.out = bout.ptr;
 	r->elements = a.n;
 	r->bytes = ((a.n + 1) * 4 + g.m * 8 + a.n * 4) * o->iters;
-	cp = (struct gb_copy){ .row = g.row, .src = g.row, .dst = a.row,
-			       .n = a.n, .block = DC_BLOCK, .rows = true };
-	ret = wlc_launch(&c, "dc-rows", gb_copy_kernel, &cp, nblocks, NG_WARP,
-			 -1, false);
-	cp = (struct gb_copy){ .row = g.row, .src = g.col, .dst = a.col,
-			       .n = a.n, .block = DC_BLOCK };
-	if (!ret)
-		ret = wlc_launch(&c, "dc-edges", gb_copy_kernel, &cp, nblocks,
-				 NG_WARP, -1, false);
-	if (ret)
-		goto out;
 	c.total = o->iters;
 	ng_system_reset_counters(sys);
 	for (unsigned int it = 0; it < o->iters && !ret; it++) {

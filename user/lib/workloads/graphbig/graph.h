@@ -167,4 +167,60 @@ static inline void gb_copy_kernel(struct ng_block *b, void *p)
 	}
 }
 
+/*
+ * The graph of a run of workload @name: size / 4 vertices (32 at least),
+ * edges within groups of @span vertices (0: anywhere), in @g; with @u,
+ * also made undirected there. 0, or -EINVAL / -ENOMEM with the message in
+ * c->err (nothing to free then).
+ */
+static inline int gb_setup(struct wlc *c, const char *name, uint64_t span,
+			   struct gb_graph *g, struct gb_graph *u)
+{
+	uint64_t n = c->o->size / 4;
+
+	if (n < NG_WARP) {
+		ng_seterr(c->err, c->errlen,
+			  "%s: size must hold %u vertices (%u bytes) at least",
+			  name, NG_WARP, NG_WARP * 4);
+		return -EINVAL;
+	}
+	if (gb_make(g, n, span ? span : n, c->cfg->seed) ||
+	    (u && gb_undirected(g, u))) {
+		gb_free(g);
+		ng_seterr(c->err, c->errlen, "%s: out of memory", name);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * @g into device buffers @brow and @bcol, allocated here with the run's
+ * placement, then written by untimed copy blocks of @block vertices'
+ * rows and edges each; 0 or the error (its message in c->err).
+ */
+static inline int gb_upload(struct wlc *c, const struct gb_graph *g,
+			    unsigned int block, struct ng_buf *brow,
+			    struct ng_buf *bcol)
+{
+	uint64_t nblocks = (g->n + block - 1) / block;
+	struct gb_copy cp = { .row = g->row, .src = g->row, .n = g->n,
+			      .block = block, .rows = true };
+	int ret = wlc_alloc(c, brow, (g->n + 1) * 4, -1);
+
+	if (!ret)
+		ret = wlc_alloc(c, bcol, g->m * 4 + 4, -1);
+	if (ret)
+		return ret;
+	cp.dst = brow->ptr;
+	ret = wlc_launch(c, "graph-rows", gb_copy_kernel, &cp, nblocks,
+			 NG_WARP, -1, false);
+	if (ret)
+		return ret;
+	cp.src = g->col;
+	cp.dst = bcol->ptr;
+	cp.rows = false;
+	return wlc_launch(c, "graph-edges", gb_copy_kernel, &cp, nblocks,
+			  NG_WARP, -1, false);
+}
+
 #endif /* NGEMU_WL_GRAPHBIG_GRAPH_H */

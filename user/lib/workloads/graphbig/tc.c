@@ -109,28 +109,18 @@ static int tc_run(struct ng_system *sys, const struct ng_bench_opts *o,
 	struct tc_args a = { 0 };
 	uint64_t nblocks, total = 0;
 	uint32_t *want = NULL;
-	struct gb_copy cp;
 	struct wlc c;
 	char ok[112];
 	int ret;
 
 	wlc_init(&c, sys, o, r, err, errlen);
-	a.n = o->size / 4;
-	if (a.n < NG_WARP) {
-		ng_seterr(err, errlen, "tc: size must hold %u vertices (%u bytes) at least",
-			  NG_WARP, NG_WARP * 4);
-		return -EINVAL;
-	}
-	if (gb_make(&d, a.n, a.n, c.cfg->seed) || gb_undirected(&d, &g)) {
-		gb_free(&d);
-		ng_seterr(err, errlen, "tc: out of memory");
-		return -ENOMEM;
-	}
+	ret = gb_setup(&c, "tc", 0, &d, &g);
+	if (ret)
+		return ret;
+	a.n = g.n;
 	gb_simple(&g);
 	nblocks = (a.n + TC_BLOCK - 1) / TC_BLOCK;
-	ret = wlc_alloc(&c, &brow, (a.n + 1) * 4, -1);
-	if (!ret)
-		ret = wlc_alloc(&c, &bcol, g.m * 4 + 4, -1);
+	ret = gb_upload(&c, &g, TC_BLOCK, &brow, &bcol);
 	if (!ret)
 		ret = wlc_alloc(&c, &bcnt, a.n * 4, -1);
 	if (ret)
@@ -140,17 +130,6 @@ static int tc_run(struct ng_system *sys, const struct ng_bench_opts *o,
 	a.count = bcnt.ptr;
 	r->elements = a.n;
 	r->bytes = ((a.n + 1) * 4 + g.m * 4 + a.n * 4) * o->iters;
-	cp = (struct gb_copy){ .row = g.row, .src = g.row, .dst = a.row,
-			       .n = a.n, .block = TC_BLOCK, .rows = true };
-	ret = wlc_launch(&c, "tc-rows", gb_copy_kernel, &cp, nblocks, NG_WARP,
-			 -1, false);
-	cp = (struct gb_copy){ .row = g.row, .src = g.col, .dst = a.col,
-			       .n = a.n, .block = TC_BLOCK };
-	if (!ret)
-		ret = wlc_launch(&c, "tc-edges", gb_copy_kernel, &cp, nblocks,
-				 NG_WARP, -1, false);
-	if (ret)
-		goto out;
 	c.total = o->iters;
 	ng_system_reset_counters(sys);
 	for (unsigned int it = 0; it < o->iters && !ret; it++)

@@ -43,38 +43,19 @@ static int32_t nw_max3(int32_t a, int32_t b, int32_t c)
 	return m > c ? m : c;
 }
 
-static void nw_init(struct ng_block *b, void *p)
-{
-	const struct nw_args *a = p;
-	uint64_t cells = a->cols * a->cols;
-
-	for (unsigned int wi = 0; wi < b->nwarps; wi++) {
-		int32_t s[NG_WARP];
-		struct ng_warp w;
-		uint64_t i0;
-
-		ng_warp_get(b, wi, &w);
-		if (!wlc_lanes(&w, cells, 256, &i0))
-			break;
-		for (unsigned int l = 0; l < w.nlanes; l++) {
-			uint64_t i = (i0 + l) / a->cols, j = (i0 + l) % a->cols;
-
-			s[l] = !i ? -(int32_t)j * NW_PENALTY :
-			       !j ? -(int32_t)i * NW_PENALTY : 0;
-		}
-		ng_st_contig(&w, a->score + i0, 4, s);
-	}
-}
-
-struct nw_init_ref {
-	int32_t *ref;
+/*
+ * Untimed (the host's copies): the substitution scores (@ref), or the
+ * score matrix's first row and column with zeros elsewhere.
+ */
+struct nw_fill {
+	int32_t *dst;
 	uint64_t cols, seed;
+	bool ref;
 };
 
-static void nw_init_ref(struct ng_block *b, void *p)
+static void nw_fill(struct ng_block *b, void *p)
 {
-	const struct nw_init_ref *a = p;
-	uint64_t cells = a->cols * a->cols;
+	const struct nw_fill *f = p;
 
 	for (unsigned int wi = 0; wi < b->nwarps; wi++) {
 		int32_t s[NG_WARP];
@@ -82,12 +63,16 @@ static void nw_init_ref(struct ng_block *b, void *p)
 		uint64_t i0;
 
 		ng_warp_get(b, wi, &w);
-		if (!wlc_lanes(&w, cells, 256, &i0))
+		if (!wlc_lanes(&w, f->cols * f->cols, 256, &i0))
 			break;
-		for (unsigned int l = 0; l < w.nlanes; l++)
-			s[l] = nw_ref(a->seed, (i0 + l) / a->cols,
-				      (i0 + l) % a->cols);
-		ng_st_contig(&w, a->ref + i0, 4, s);
+		for (unsigned int l = 0; l < w.nlanes; l++) {
+			uint64_t i = (i0 + l) / f->cols, j = (i0 + l) % f->cols;
+
+			s[l] = f->ref ? nw_ref(f->seed, i, j) :
+			       !i ? -(int32_t)j * NW_PENALTY :
+			       !j ? -(int32_t)i * NW_PENALTY : 0;
+		}
+		ng_st_contig(&w, f->dst + i0, 4, s);
 	}
 }
 
@@ -147,7 +132,7 @@ static int nw_run(struct ng_system *sys, const struct ng_bench_opts *o,
 {
 	struct ng_buf bs = { 0 }, br = { 0 };
 	struct nw_args a = { 0 };
-	struct nw_init_ref ir;
+	struct nw_fill fr, fs;
 	int32_t *want = NULL;
 	uint64_t nt, cells;
 	struct wlc c;
@@ -173,12 +158,13 @@ static int nw_run(struct ng_system *sys, const struct ng_bench_opts *o,
 	a.ref = br.ptr;
 	r->elements = cells;
 	r->bytes = 2ULL * cells * 4 * o->iters;
-	ir = (struct nw_init_ref){ .ref = a.ref, .cols = a.cols,
-				   .seed = c.cfg->seed };
-	ret = wlc_launch(&c, "nw-ref", nw_init_ref, &ir, (cells + 255) / 256,
-			 256, -1, false);
+	fr = (struct nw_fill){ .dst = a.ref, .cols = a.cols,
+			       .seed = c.cfg->seed, .ref = true };
+	fs = (struct nw_fill){ .dst = a.score, .cols = a.cols };
+	ret = wlc_launch(&c, "nw-ref", nw_fill, &fr, (cells + 255) / 256, 256,
+			 -1, false);
 	if (!ret)
-		ret = wlc_launch(&c, "nw-init", nw_init, &a, (cells + 255) / 256,
+		ret = wlc_launch(&c, "nw-init", nw_fill, &fs, (cells + 255) / 256,
 				 256, -1, false);
 	if (ret)
 		goto out;
@@ -186,7 +172,7 @@ static int nw_run(struct ng_system *sys, const struct ng_bench_opts *o,
 	ng_system_reset_counters(sys);
 	for (unsigned int it = 0; it < o->iters && !ret; it++) {
 		if (it)
-			ret = wlc_launch(&c, "nw-init", nw_init, &a,
+			ret = wlc_launch(&c, "nw-init", nw_fill, &fs,
 					 (cells + 255) / 256, 256, -1, true);
 		/* shared_1 over diagonals 0 .. nt - 1, shared_2 after */
 		for (a.diag = 0; a.diag < 2 * nt - 1 && !ret; a.diag++) {
