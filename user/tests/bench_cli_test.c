@@ -62,7 +62,7 @@ TEST_F(bench, triad_verifies)
  * check (--corrupt-one) each must fail, naming the element and the CPU
  * reference's value.
  */
-TEST_F(bench, every_workload_catches_one_wrong_element)
+TEST_F_TIMEOUT(bench, every_workload_catches_one_wrong_element, 300)
 {
 	for (unsigned int i = 0; ng_workloads[i]; i++) {
 		char *name = (char *)ng_workloads[i]->name;

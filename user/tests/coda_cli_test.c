@@ -32,7 +32,7 @@ FIXTURE_TEARDOWN(coda)
 	(void)self;
 }
 
-TEST_F(coda, workloads_verify_and_catch_one_wrong_element)
+TEST_F_TIMEOUT(coda, workloads_verify_and_catch_one_wrong_element, 300)
 {
 	EXPECT_LE(5, suite_verifies(_metadata, &self->r, NG_SUITE_CODA, "coda",
 				   "\ncoda       B per structure (profile)"));

@@ -37,7 +37,7 @@ FIXTURE_TEARDOWN(scalegpu)
 	(void)self;
 }
 
-TEST_F(scalegpu, workloads_verify_and_catch_one_wrong_element)
+TEST_F_TIMEOUT(scalegpu, workloads_verify_and_catch_one_wrong_element, 300)
 {
 	EXPECT_LE(1, suite_verifies(_metadata, &self->r, NG_SUITE_SCALEGPU,
 				   "scalegpu", "\nscalegpu   tag hit rate "));
