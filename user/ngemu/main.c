@@ -17,6 +17,8 @@ static const struct ng_command commands[] = {
 	  ng_cmd_config },
 	{ "bench", "run a workload on the emulated GPUs, verified, with statistics",
 	  ng_cmd_bench },
+	{ "sweep", "workloads x systems x a grid of config keys, resumable, --jobs N",
+	  ng_cmd_sweep },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

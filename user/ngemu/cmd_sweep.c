@@ -1,0 +1,549 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ngemu sweep: workloads x systems x a grid over config keys, each point
+ * one independent `ngemu bench --compare W --systems S --json` process,
+ * its result kept in OUT/points/HASH.json where HASH is a hash of the
+ * point's full configuration (the config as the run resolves it, the
+ * workload, the system, the other options) and ngemu's version: a point
+ * whose file exists is not run again, so an interrupted sweep resumes
+ * where it stopped. A result file is written under another name and
+ * renamed when the run has ended, so a killed run leaves no result.
+ * Then OUT/results.csv and OUT/results.json, a row per point.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/numagpu.h>
+
+#include "bench.h"
+#include "commands.h"
+#include "ngemu/config.h"
+#include "ngemu/util/json.h"
+#include "ngemu/workloads/workload.h"
+
+#define SW_MAX_KEYS	8
+#define SW_MAX_VALS	32
+#define SW_MAX_ARGS	256
+
+struct sw_key {
+	char name[48];
+	char *val[SW_MAX_VALS];
+	unsigned int nval;
+};
+
+struct sw_point {
+	const char *wl, *sys;
+	unsigned int vi[SW_MAX_KEYS];	/* value of each grid key */
+	char hash[17];
+	int status;			/* -1 to run, 0 done, > 0 failed */
+};
+
+struct sweep {
+	const char *out, *preset;
+	char *wls[64], *syss[CMP_NSYS_MAX];
+	unsigned int nwl, nsys, nkey, jobs;
+	struct sw_key key[SW_MAX_KEYS];
+	char *pass[SW_MAX_ARGS];	/* other options, to every point */
+	int npass;
+	struct sw_point *pt;
+	size_t npt;
+};
+
+static void sweep_usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: ngemu sweep --workloads W1,W2 [--systems S1,S2] [--grid KEY=V1,V2]...\n"
+		"                   [--out DIR] [--jobs N] [--system PRESET] [bench options]\n"
+		"Run every workload x system x grid point as its own `ngemu bench --compare`\n"
+		"process, keep each result in DIR/points/HASH.json (HASH: the point's full\n"
+		"configuration and ngemu's version) and gather them into DIR/results.csv and\n"
+		"DIR/results.json. A point whose result exists is not run again: a stopped\n"
+		"sweep resumes where it was.\n"
+		"\n"
+		"  -w, --workloads LIST  workloads (see 'ngemu bench --list'), required\n"
+		"      --systems LIST    compare systems (see 'ngemu bench --help'); default:\n"
+		"                        the --system preset's family's reference system\n"
+		"  -g, --grid K=V1,V2    a config key and its values (up to %d keys)\n"
+		"  -o, --out DIR         the output folder (default: sweep)\n"
+		"  -j, --jobs N          points run at once on this machine (default 1;\n"
+		"                        results do not depend on it)\n"
+		"      --system PRESET   the preset every point starts from\n"
+		"  -h, --help            show this help and exit\n"
+		"Other options (--size, --iters, --deterministic, config keys) go to every\n"
+		"point.\n", SW_MAX_KEYS);
+}
+
+/* Split @s at commas into @v (at most @max); the count. */
+static unsigned int split(char *s, char **v, unsigned int max)
+{
+	unsigned int n = 0;
+	char *save = NULL;
+
+	for (char *t = strtok_r(s, ",", &save); t && n < max;
+	     t = strtok_r(NULL, ",", &save))
+		v[n++] = t;
+	return n;
+}
+
+static int parse(struct sweep *s, int argc, char **argv)
+{
+	s->out = "sweep";
+	s->jobs = 1;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		char *val = i + 1 < argc ? argv[i + 1] : NULL;
+		bool takes = !strcmp(a, "-w") || !strcmp(a, "--workloads") ||
+			     !strcmp(a, "--systems") || !strcmp(a, "-g") ||
+			     !strcmp(a, "--grid") || !strcmp(a, "-o") ||
+			     !strcmp(a, "--out") || !strcmp(a, "-j") ||
+			     !strcmp(a, "--jobs");
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			sweep_usage(stdout);
+			exit(NG_EXIT_OK);
+		}
+		if (takes && !val)
+			return ng_usage_error("sweep", "option '%s' needs a value", a);
+		if (!strcmp(a, "-w") || !strcmp(a, "--workloads")) {
+			s->nwl = split(strdup(val), s->wls, 64);
+		} else if (!strcmp(a, "--systems")) {
+			s->nsys = split(strdup(val), s->syss, CMP_NSYS_MAX);
+		} else if (!strcmp(a, "-g") || !strcmp(a, "--grid")) {
+			struct sw_key *k = &s->key[s->nkey];
+			const char *eq = strchr(val, '=');
+
+			if (s->nkey == SW_MAX_KEYS)
+				return ng_usage_error("sweep", "--grid: at most %d keys",
+						      SW_MAX_KEYS);
+			if (!eq || eq == val || !eq[1] ||
+			    (size_t)(eq - val) >= sizeof(k->name))
+				return ng_usage_error("sweep", "--grid: '%s' is not KEY=V1,V2,...", val);
+			memcpy(k->name, val, (size_t)(eq - val));
+			k->name[eq - val] = '\0';
+			if (!ng_config_key(k->name, NULL))
+				return ng_usage_error("sweep", "--grid: unknown parameter '%s'",
+						      k->name);
+			k->nval = split(strdup(eq + 1), k->val, SW_MAX_VALS);
+			s->nkey++;
+		} else if (!strcmp(a, "-o") || !strcmp(a, "--out")) {
+			s->out = val;
+		} else if (!strcmp(a, "-j") || !strcmp(a, "--jobs")) {
+			char *end;
+			unsigned long n = strtoul(val, &end, 10);
+
+			if (!*val || *end || !n || n > 64)
+				return ng_usage_error("sweep", "--jobs: '%s' is not a count (1-64)",
+						      val);
+			s->jobs = (unsigned int)n;
+		} else {
+			if (!strcmp(a, "--system") && val)
+				s->preset = val;
+			if (!strcmp(a, "--compare") || !strcmp(a, "--csv") ||
+			    !strcmp(a, "--json") || !strncmp(a, "--sweep", 7) ||
+			    !strncmp(a, "--agreement", 11))
+				return ng_usage_error("sweep", "'%s' is not a sweep option", a);
+			if (s->npass + 1 >= SW_MAX_ARGS)
+				return ng_usage_error("sweep", "too many arguments");
+			s->pass[s->npass++] = argv[i];
+			continue;
+		}
+		i++;
+	}
+	if (!s->nwl)
+		return ng_usage_error("sweep", "--workloads: which workloads?");
+	for (unsigned int i = 0; i < s->nwl; i++)
+		if (!ng_workload_find(s->wls[i]))
+			return ng_usage_error("sweep", "unknown workload '%s' (see 'ngemu bench --list')",
+					      s->wls[i]);
+	for (unsigned int i = 0; i < s->nsys; i++)
+		if (!ng_cmp_find(s->syss[i], strlen(s->syss[i])))
+			return ng_usage_error("sweep", "--systems: unknown system '%s'",
+					      s->syss[i]);
+	return 0;
+}
+
+/* The arguments of point @p's run, after "bench" (NULL-terminated). */
+static int point_args(const struct sweep *s, const struct sw_point *p,
+		      char **v, char bufs[][64])
+{
+	int n = 0;
+
+	v[n++] = "--compare";
+	v[n++] = (char *)p->wl;
+	v[n++] = "--systems";
+	v[n++] = (char *)p->sys;
+	for (int i = 0; i < s->npass; i++)
+		v[n++] = s->pass[i];
+	for (unsigned int k = 0; k < s->nkey; k++) {
+		snprintf(bufs[k], 64, "--%s", s->key[k].name);
+		v[n++] = bufs[k];
+		v[n++] = s->key[k].val[p->vi[k]];
+	}
+	v[n] = NULL;
+	return n;
+}
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ c[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+/*
+ * Point @p's hash: its configuration as `bench --compare` resolves it
+ * (the family's regime, the options, the system's settings), printed;
+ * the workload, the system, the options that are not config keys, and
+ * ngemu's version.
+ */
+static int point_hash(const struct sweep *s, struct sw_point *p)
+{
+	char *v[SW_MAX_ARGS + 2 * SW_MAX_KEYS + 8], *args[SW_MAX_ARGS + 32];
+	char *rest[SW_MAX_ARGS + 32], bufs[SW_MAX_KEYS][64], err[512];
+	const struct cmp_family_info *fam;
+	struct ng_config cfg;
+	int n = point_args(s, p, v, bufs), na = 0, nrest = 0;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	uint64_t h = 0xcbf29ce484222325ULL;
+	char ver[32];
+
+	/* the family's regime first, as bench --compare starts from it */
+	args[0] = "bench";
+	for (int i = 0; i < n; i++)
+		args[i + 1] = v[i];
+	fam = &ng_cmp_families[ng_cmp_family(n + 1, args)];
+	na = 1;
+	for (size_t i = 0; i < fam->nscaled; i++)
+		args[na++] = (char *)fam->scaled[i];
+	for (int i = 0; i < n; i++)
+		args[na++] = v[i];
+	if (ng_config_from_args(&cfg, na, args, rest, &nrest, err, sizeof(err)) ||
+	    ng_cmp_apply(&cfg, ng_cmp_find(p->sys, strlen(p->sys)), cfg.rdc_size,
+			 err, sizeof(err))) {
+		fprintf(stderr, "ngemu sweep: %s/%s: %s\n", p->wl, p->sys, err);
+		return -EINVAL;
+	}
+	f = open_memstream(&text, &len);
+	if (!f)
+		return -ENOMEM;
+	ng_config_print(&cfg, f);
+	fclose(f);
+	snprintf(ver, sizeof(ver), "%d.%d.%d", NUMAGPU_VERSION_MAJOR,
+		 NUMAGPU_VERSION_MINOR, NUMAGPU_VERSION_PATCH);
+	h = fnv(h, ver, strlen(ver) + 1);
+	h = fnv(h, text, len);
+	for (int i = 0; i < nrest; i++)
+		h = fnv(h, rest[i], strlen(rest[i]) + 1);
+	free(text);
+	snprintf(p->hash, sizeof(p->hash), "%016llx", (unsigned long long)h);
+	return 0;
+}
+
+static int plan(struct sweep *s)
+{
+	size_t n = (size_t)s->nwl * (s->nsys ? s->nsys : 1);
+
+	for (unsigned int k = 0; k < s->nkey; k++)
+		n *= s->key[k].nval;
+	s->pt = calloc(n, sizeof(*s->pt));
+	if (!s->pt)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		struct sw_point *p = &s->pt[i];
+		size_t r = i;
+
+		for (int k = (int)s->nkey - 1; k >= 0; k--) {
+			p->vi[k] = (unsigned int)(r % s->key[k].nval);
+			r /= s->key[k].nval;
+		}
+		p->sys = s->nsys ? s->syss[r % s->nsys] : NULL;
+		r /= s->nsys ? s->nsys : 1;
+		p->wl = s->wls[r];
+		if (!p->sys) {
+			const char *fv[] = { "bench", "--system", s->preset, NULL };
+			enum cmp_family f = ng_cmp_family(s->preset ? 3 : 1,
+							  (char **)fv);
+
+			p->sys = ng_cmp_families[f].ref;
+		}
+		if (point_hash(s, p))
+			return -EINVAL;
+	}
+	s->npt = n;
+	return 0;
+}
+
+static void path_of(const struct sweep *s, const struct sw_point *p,
+		    const char *ext, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/points/%s%s", s->out, p->hash, ext);
+}
+
+/* Start point @p's run, its output into HASH.json.part; the child. */
+static pid_t start(const struct sweep *s, const struct sw_point *p)
+{
+	char *v[SW_MAX_ARGS + 2 * SW_MAX_KEYS + 12], bufs[SW_MAX_KEYS][64];
+	char part[1024];
+	pid_t pid;
+	int fd;
+
+	v[0] = "ngemu";
+	v[1] = "bench";
+	point_args(s, p, v + 2, bufs);
+	{
+		int n = 2;
+
+		while (v[n])
+			n++;
+		v[n++] = "--json";
+		v[n] = NULL;
+	}
+	path_of(s, p, ".json.part", part, sizeof(part));
+	fd = open(part, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	fflush(NULL);
+	pid = fork();
+	if (!pid) {
+		int nul = open("/dev/null", O_WRONLY);
+
+		dup2(fd, 1);
+		if (nul >= 0)
+			dup2(nul, 2);
+		execv("/proc/self/exe", v);
+		_exit(127);
+	}
+	close(fd);
+	return pid;
+}
+
+/* The value of key @k in the first run object of JSON @t, as text. */
+static bool field(const char *t, const char *k, char *out, size_t len)
+{
+	const char *runs = strstr(t, "\"runs\": [");
+	char pat[64];
+	const char *p;
+	size_t n;
+
+	snprintf(pat, sizeof(pat), "\"%s\": ", k);
+	p = runs ? strstr(runs, pat) : NULL;
+	if (!p)
+		return false;
+	p += strlen(pat);
+	if (*p == '"') {
+		p++;
+		n = strcspn(p, "\"");
+	} else {
+		n = strcspn(p, ",\n}");
+	}
+	if (n >= len)
+		n = len - 1;
+	memcpy(out, p, n);
+	out[n] = '\0';
+	return true;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *t = NULL;
+	size_t len = 0;
+	ssize_t n;
+
+	if (!f)
+		return NULL;
+	n = getdelim(&t, &len, '\0', f);
+	fclose(f);
+	if (n < 0) {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+static const char *const sw_fields[] = {
+	"verified", "modeled_s", "remote_fraction", "link_bytes",
+};
+#define SW_NFIELDS (sizeof(sw_fields) / sizeof(sw_fields[0]))
+
+/* results.csv and results.json from the points' files. */
+static int gather(const struct sweep *s)
+{
+	char path[1024], val[64];
+	FILE *csv, *js;
+	struct ng_json j;
+
+	snprintf(path, sizeof(path), "%s/results.csv", s->out);
+	csv = fopen(path, "w");
+	snprintf(path, sizeof(path), "%s/results.json", s->out);
+	js = fopen(path, "w");
+	if (!csv || !js) {
+		if (csv)
+			fclose(csv);
+		if (js)
+			fclose(js);
+		fprintf(stderr, "ngemu sweep: cannot write the results in %s: %s\n",
+			s->out, strerror(errno));
+		return -errno;
+	}
+	fprintf(csv, "hash,workload,system");
+	for (unsigned int k = 0; k < s->nkey; k++)
+		fprintf(csv, ",%s", s->key[k].name);
+	for (size_t f = 0; f < SW_NFIELDS; f++)
+		fprintf(csv, ",%s", sw_fields[f]);
+	fprintf(csv, "\n");
+	ng_json_init(&j, js, true);
+	ng_json_object_begin(&j);
+	ng_json_kv_string(&j, "tool", "ngemu sweep");
+	ng_json_key(&j, "points");
+	ng_json_array_begin(&j);
+	for (size_t i = 0; i < s->npt; i++) {
+		const struct sw_point *p = &s->pt[i];
+		char *t;
+
+		path_of(s, p, ".json", path, sizeof(path));
+		t = slurp(path);
+		if (!t)
+			continue;
+		fprintf(csv, "%s,%s,%s", p->hash, p->wl, p->sys);
+		ng_json_object_begin(&j);
+		ng_json_kv_string(&j, "hash", p->hash);
+		ng_json_kv_string(&j, "workload", p->wl);
+		ng_json_kv_string(&j, "system", p->sys);
+		for (unsigned int k = 0; k < s->nkey; k++) {
+			fprintf(csv, ",%s", s->key[k].val[p->vi[k]]);
+			ng_json_kv_string(&j, s->key[k].name,
+					  s->key[k].val[p->vi[k]]);
+		}
+		for (size_t f = 0; f < SW_NFIELDS; f++) {
+			if (!field(t, sw_fields[f], val, sizeof(val)))
+				snprintf(val, sizeof(val), "%s", "");
+			fprintf(csv, ",%s", val);
+			if (!f)
+				ng_json_kv_bool(&j, sw_fields[f],
+						!strcmp(val, "true"));
+			else
+				ng_json_kv_double(&j, sw_fields[f],
+						  strtod(val, NULL));
+		}
+		fprintf(csv, "\n");
+		ng_json_object_end(&j);
+		free(t);
+	}
+	ng_json_array_end(&j);
+	ng_json_object_end(&j);
+	ng_json_finish(&j);
+	fclose(csv);
+	fclose(js);
+	return 0;
+}
+
+static void progress(size_t done, size_t failed, size_t total, double t0)
+{
+	double now = (double)time(NULL), el = now - t0;
+	double left = done ? el / (double)done * (double)(total - done) : 0;
+
+	if (isatty(2))
+		fprintf(stderr, "\rngemu sweep: %zu/%zu points, %zu failed, %.0f s left   ",
+			done, total, failed, left);
+	else
+		fprintf(stderr, "ngemu sweep: %zu/%zu points, %zu failed\n", done,
+			total, failed);
+}
+
+int ng_cmd_sweep(int argc, char **argv)
+{
+	struct sweep s = { 0 };
+	char path[1024], part[1024];
+	size_t todo = 0, done = 0, failed = 0, next = 0;
+	pid_t pids[64] = { 0 };
+	size_t of[64];
+	unsigned int running = 0;
+	double t0 = (double)time(NULL);
+	int ret;
+
+	ret = parse(&s, argc, argv);
+	if (ret)
+		return ret;
+	if (plan(&s))
+		return NG_EXIT_USAGE;
+	snprintf(path, sizeof(path), "%s/points", s.out);
+	if ((mkdir(s.out, 0755) && errno != EEXIST) ||
+	    (mkdir(path, 0755) && errno != EEXIST)) {
+		fprintf(stderr, "ngemu sweep: cannot make %s: %s\n", path,
+			strerror(errno));
+		return NG_EXIT_FAIL;
+	}
+	for (size_t i = 0; i < s.npt; i++) {
+		path_of(&s, &s.pt[i], ".json", path, sizeof(path));
+		s.pt[i].status = access(path, F_OK) ? -1 : 0;
+		todo += s.pt[i].status < 0;
+	}
+	fprintf(stderr, "ngemu sweep: %zu points, %zu to run, %zu kept from before\n",
+		s.npt, todo, s.npt - todo);
+	while (done < todo) {
+		int st;
+		pid_t pid;
+
+		while (running < s.jobs && next < s.npt) {
+			if (s.pt[next].status < 0) {
+				pid_t c = start(&s, &s.pt[next]);
+
+				if (c < 0) {
+					s.pt[next].status = 1;
+					failed++;
+					done++;
+				} else {
+					pids[running] = c;
+					of[running++] = next;
+				}
+			}
+			next++;
+		}
+		if (!running)
+			break;
+		pid = wait(&st);
+		for (unsigned int r = 0; r < running; r++) {
+			struct sw_point *p;
+
+			if (pids[r] != pid)
+				continue;
+			p = &s.pt[of[r]];
+			path_of(&s, p, ".json.part", part, sizeof(part));
+			path_of(&s, p, ".json", path, sizeof(path));
+			/* 0: verified; 1: ran, not verified: both are results */
+			if (WIFEXITED(st) && WEXITSTATUS(st) <= 1 &&
+			    !rename(part, path)) {
+				p->status = 0;
+			} else {
+				p->status = 2;
+				failed++;
+				unlink(part);
+			}
+			done++;
+			pids[r] = pids[--running];
+			of[r] = of[running];
+			progress(done, failed, todo, t0);
+			break;
+		}
+	}
+	if (todo && isatty(2))
+		fprintf(stderr, "\n");
+	if (gather(&s))
+		return NG_EXIT_FAIL;
+	snprintf(path, sizeof(path), "%s/results.csv", s.out);
+	printf("ngemu sweep: %zu points (%zu run now, %zu failed): %s\n", s.npt,
+	       todo, failed, path);
+	return failed ? NG_EXIT_FAIL : NG_EXIT_OK;
+}
