@@ -8,7 +8,9 @@
  * whose file exists is not run again, so an interrupted sweep resumes
  * where it stopped. A result file is written under another name and
  * renamed when the run has ended, so a killed run leaves no result.
- * Then OUT/results.csv and OUT/results.json, a row per point.
+ * Then OUT/results.csv and OUT/results.json, a row per point, and a
+ * gnuplot script with its data (OUT/plot.gp, plot.dat) and its drawings,
+ * plot.svg and plot.png.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,38 +25,11 @@
 #include <linux/numagpu.h>
 
 #include "bench.h"
+#include "sweep.h"
 #include "commands.h"
 #include "ngemu/config.h"
 #include "ngemu/util/json.h"
 #include "ngemu/workloads/workload.h"
-
-#define SW_MAX_KEYS	8
-#define SW_MAX_VALS	32
-#define SW_MAX_ARGS	256
-
-struct sw_key {
-	char name[48];
-	char *val[SW_MAX_VALS];
-	unsigned int nval;
-};
-
-struct sw_point {
-	const char *wl, *sys;
-	unsigned int vi[SW_MAX_KEYS];	/* value of each grid key */
-	char hash[17];
-	int status;			/* -1 to run, 0 done, > 0 failed */
-};
-
-struct sweep {
-	const char *out, *preset;
-	char *wls[64], *syss[CMP_NSYS_MAX];
-	unsigned int nwl, nsys, nkey, jobs;
-	struct sw_key key[SW_MAX_KEYS];
-	char *pass[SW_MAX_ARGS];	/* other options, to every point */
-	int npass;
-	struct sw_point *pt;
-	size_t npt;
-};
 
 static void sweep_usage(FILE *out)
 {
@@ -378,7 +353,7 @@ static const char *const sw_fields[] = {
 #define SW_NFIELDS (sizeof(sw_fields) / sizeof(sw_fields[0]))
 
 /* results.csv and results.json from the points' files. */
-static int gather(const struct sweep *s)
+static int gather(struct sweep *s)
 {
 	char path[1024], val[64];
 	FILE *csv, *js;
@@ -436,6 +411,8 @@ static int gather(const struct sweep *s)
 			else
 				ng_json_kv_double(&j, sw_fields[f],
 						  strtod(val, NULL));
+			if (!strcmp(sw_fields[f], "modeled_s"))
+				s->pt[i].modeled_s = strtod(val, NULL);
 		}
 		fprintf(csv, "\n");
 		ng_json_object_end(&j);
@@ -542,6 +519,7 @@ int ng_cmd_sweep(int argc, char **argv)
 		fprintf(stderr, "\n");
 	if (gather(&s))
 		return NG_EXIT_FAIL;
+	ng_sweep_plot(&s);
 	snprintf(path, sizeof(path), "%s/results.csv", s.out);
 	printf("ngemu sweep: %zu points (%zu run now, %zu failed): %s\n", s.npt,
 	       todo, failed, path);

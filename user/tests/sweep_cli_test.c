@@ -139,6 +139,18 @@ TEST_F(sweep, a_repeated_sweep_runs_nothing)
 					     "--systems", "baseline,coalesce")));
 	EXPECT_NE(NULL, strstr(self->r.err, "4 points, 0 to run, 4 kept"))
 		TH_LOG("%s", self->r.err);
+	/* bars of speed-up over the first system, every system named */
+	{
+		char *svg = file(self->dir, "s", "plot.svg");
+		char *gp = file(self->dir, "s", "plot.gp");
+
+		EXPECT_NE(NULL, strstr(gp, "speed-up over baseline"));
+		EXPECT_NE(NULL, strstr(svg, "<svg")) TH_LOG("no drawing: is gnuplot installed?");
+		EXPECT_NE(NULL, strstr(svg, "baseline"));
+		EXPECT_NE(NULL, strstr(svg, "coalesce"));
+		free(svg);
+		free(gp);
+	}
 }
 
 /* Kill a sweep after its first point, start it again: the rest only. */
@@ -194,6 +206,15 @@ TEST_F(sweep, jobs_do_not_change_the_results_and_csv_matches_json)
 	two = file(self->dir, "j2", "results.csv");
 	js = file(self->dir, "j2", "results.json");
 	EXPECT_STREQ(one, two);
+	/* lines over the grid key, a title per workload, every system */
+	{
+		char *svg = file(self->dir, "j2", "plot.svg");
+
+		EXPECT_NE(NULL, strstr(svg, "xfer-gran")) TH_LOG("no drawing: is gnuplot installed?");
+		EXPECT_NE(NULL, strstr(svg, "stream-triad"));
+		EXPECT_NE(NULL, strstr(svg, "coalesce"));
+		free(svg);
+	}
 	/* every CSV row's hash and modeled time are in the JSON */
 	for (line = strtok_r(two, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {

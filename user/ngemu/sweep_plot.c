@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ngemu sweep's plots (sweep.h): the data and a gnuplot script written
+ * next to the results, so that a user can restyle them, then drawn.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sweep.h"
+
+/* A series of the plot: a system and the values of the keys after the first. */
+static bool same_series(const struct sweep *s, const struct sw_point *a,
+			const struct sw_point *b)
+{
+	if (strcmp(a->sys, b->sys))
+		return false;
+	for (unsigned int k = 1; k < s->nkey; k++)
+		if (a->vi[k] != b->vi[k])
+			return false;
+	return true;
+}
+
+static void series_title(const struct sweep *s, const struct sw_point *p,
+			 char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%s", p->sys);
+
+	for (unsigned int k = 1; k < s->nkey && n > 0 && (size_t)n < len; k++)
+		n += snprintf(buf + n, len - (size_t)n, " %s=%s", s->key[k].name,
+			      s->key[k].val[p->vi[k]]);
+}
+
+/*
+ * Per workload, modeled time over the first grid key, a line per
+ * system (and values of the other keys); without a grid, each system's
+ * speed-up over the first, bars per workload.
+ */
+void ng_sweep_plot(const struct sweep *s)
+{
+	char path[1024], title[256];
+	FILE *d, *g;
+	bool bars = !s->nkey;
+
+	snprintf(path, sizeof(path), "%s/plot.dat", s->out);
+	d = fopen(path, "w");
+	snprintf(path, sizeof(path), "%s/plot.gp", s->out);
+	g = fopen(path, "w");
+	if (!d || !g) {
+		if (d)
+			fclose(d);
+		if (g)
+			fclose(g);
+		return;
+	}
+	fprintf(g, "# ngemu sweep's plot: edit and run 'gnuplot plot.gp' here\n"
+		"set datafile separator '\t'\n"
+		"set key outside right top\n"
+		"set grid ytics\n");
+	if (bars) {
+		/* a block per system: workload, speed-up over the first system */
+		unsigned int nsys = s->nsys ? s->nsys : 1;
+
+		for (unsigned int y = 0; y < nsys; y++) {
+			fprintf(d, "# %s\n", s->nsys ? s->syss[y] : s->pt[0].sys);
+			for (unsigned int w = 0; w < s->nwl; w++) {
+				const struct sw_point *p = &s->pt[w * nsys + y];
+				const struct sw_point *r = &s->pt[w * nsys];
+
+				fprintf(d, "%s\t%g\n", p->wl,
+					p->modeled_s > 0 ? r->modeled_s / p->modeled_s : 0);
+			}
+			fprintf(d, "\n\n");
+		}
+		fprintf(g, "set style data histograms\n"
+			"set style histogram clustered gap 1\n"
+			"set style fill solid 0.8 border -1\n"
+			"set ylabel 'speed-up over %s'\n"
+			"set xlabel 'workload'\n", s->pt[0].sys);
+		for (int t = 0; t < 2; t++) {
+			fprintf(g, "set terminal %s\nset output '%s'\nplot ",
+				t ? "pngcairo size 900,500" : "svg size 900,500",
+				t ? "plot.png" : "plot.svg");
+			for (unsigned int y = 0; y < nsys; y++)
+				fprintf(g, "%s'plot.dat' index %u using 2:xtic(1) title '%s'",
+					y ? ", " : "", y,
+					s->nsys ? s->syss[y] : s->pt[0].sys);
+			fprintf(g, "\n");
+		}
+	} else {
+		unsigned int idx = 0;
+
+		fprintf(g, "set xlabel '%s'\nset ylabel 'modeled time (us)'\n",
+			s->key[0].name);
+		for (int t = 0; t < 2; t++) {
+			fprintf(g, "set terminal %s\nset output '%s'\n",
+				t ? "pngcairo size 900,500" : "svg size 900,500",
+				t ? "plot.png" : "plot.svg");
+			fprintf(g, "set multiplot layout %u,1\n", s->nwl);
+			idx = 0;
+			for (unsigned int w = 0; w < s->nwl; w++) {
+				bool first = true;
+
+				fprintf(g, "set title '%s'\nplot ", s->wls[w]);
+				for (size_t i = 0; i < s->npt; i++) {
+					const struct sw_point *p = &s->pt[i];
+					bool seen = false;
+
+					if (strcmp(p->wl, s->wls[w]) || p->vi[0])
+						continue;
+					for (size_t k = 0; k < i && !seen; k++)
+						seen = !strcmp(s->pt[k].wl, p->wl) &&
+						       !s->pt[k].vi[0] &&
+						       same_series(s, &s->pt[k], p);
+					if (seen)
+						continue;
+					series_title(s, p, title, sizeof(title));
+					fprintf(g, "%s'plot.dat' index %u using 1:2 with linespoints title '%s'",
+						first ? "" : ", ", idx++, title);
+					first = false;
+					if (t)
+						continue;
+					fprintf(d, "# %s: %s\n", p->wl, title);
+					for (size_t k = 0; k < s->npt; k++)
+						if (!strcmp(s->pt[k].wl, p->wl) &&
+						    same_series(s, &s->pt[k], p) &&
+						    s->pt[k].modeled_s > 0)
+							fprintf(d, "%s\t%g\n",
+								s->key[0].val[s->pt[k].vi[0]],
+								s->pt[k].modeled_s * 1e6);
+					fprintf(d, "\n\n");
+				}
+				fprintf(g, "\n");
+			}
+			fprintf(g, "unset multiplot\n");
+		}
+	}
+	fclose(d);
+	fclose(g);
+	snprintf(path, sizeof(path), "cd '%s' && gnuplot plot.gp 2>/dev/null",
+		 s->out);
+	if (system(path))
+		fprintf(stderr, "ngemu sweep: gnuplot did not draw %s/plot.gp (is gnuplot installed?)\n",
+			s->out);
+}
+
