@@ -97,8 +97,9 @@ PUB_HDRS := $(shell find user/include/ngemu -name '*.h')
 
 install: user
 	$(Q)install -d $(INSTALL_DIR)/bin $(INSTALL_DIR)/lib/pkgconfig \
-		$(INSTALL_DIR)/include/linux
+		$(INSTALL_DIR)/include/linux $(INSTALL_DIR)/share/man/man1
 	$(Q)install -m 755 $(NGEMU) $(INSTALL_DIR)/bin/ngemu
+	$(Q)install -m 644 $(BUILD)/ngemu.1 $(INSTALL_DIR)/share/man/man1/ngemu.1
 	$(Q)install -m 644 $(LIB) $(INSTALL_DIR)/lib/libngemu.a
 	$(Q)for h in $(PUB_HDRS); do \
 		d=$(INSTALL_DIR)/include/$${h#user/include/}; \
@@ -138,7 +139,12 @@ $(KO): $(KMOD_SRCS)
 	@test -f $(KDIR)/Makefile || { echo "no kernel headers at $(KDIR): run tools/install-deps.sh or set KDIR" >&2; exit 1; }
 	$(Q)$(MAKE) -C $(KDIR) M=$(CURDIR) $(if $(filter 1,$(V)),V=1) modules
 
-user: $(LIB) $(NGEMU)
+user: $(LIB) $(NGEMU) $(BUILD)/ngemu.1
+
+# the man page, with the version of the tree
+$(BUILD)/ngemu.1: user/ngemu/ngemu.1.in include/uapi/linux/numagpu.h
+	$(Q)mkdir -p $(@D)
+	$(Q)sed 's|@VERSION@|$(VERSION)|' $< > $@
 tests: $(UTESTS)
 selftests: $(KSFTS) $(KSFT_M32) $(BUILD)/selftests/numagpu/run_order
 

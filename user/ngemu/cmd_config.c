@@ -30,7 +30,7 @@ static void config_usage(FILE *out)
 		"                      mechanisms it turns on, and what is not built yet\n"
 		"      --components    list the model's components in pipeline order: which\n"
 		"                      this configuration turns on, their keys and counters\n"
-		"      --system NAME   carve, dualopt, rec or coda\n"
+		"      --system NAME   carve, dualopt, rec, coda or scalegpu\n"
 		"      --config FILE   read 'key = value' lines (# comments)\n"
 		"      --KEY VALUE     any key of --show, e.g. --gpus 8 --link-bw 32\n"
 		"  -h, --help          show this help and exit\n"

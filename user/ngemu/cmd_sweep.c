@@ -36,12 +36,16 @@ static void sweep_usage(FILE *out)
 	fprintf(out,
 		"Usage: ngemu sweep --workloads W1,W2 [--systems S1,S2] [--grid KEY=V1,V2]...\n"
 		"                   [--out DIR] [--jobs N] [--system PRESET] [bench options]\n"
-		"Run every workload x system x grid point as its own `ngemu bench --compare`\n"
-		"process, keep each result in DIR/points/HASH.json (HASH: the point's full\n"
-		"configuration and ngemu's version) and gather them into DIR/results.csv and\n"
-		"DIR/results.json. A point whose result exists is not run again: a stopped\n"
-		"sweep resumes where it was.\n"
 		"\n"
+		"Run every workload x system x grid point as its own 'ngemu bench --compare'\n"
+		"process, keep each result in DIR/points/HASH.json (HASH: the point's full\n"
+		"configuration and ngemu's version) and gather them into DIR/results.csv,\n"
+		"DIR/results.json and a gnuplot script with its drawings (DIR/plot.gp,\n"
+		"plot.svg, plot.png). A point whose result exists is not run again: a\n"
+		"stopped sweep resumes where it was. Other options (--size, --iters,\n"
+		"--deterministic, config keys) go to every point.\n"
+		"\n"
+		"Options:\n"
 		"  -w, --workloads LIST  workloads (see 'ngemu bench --list'), required\n"
 		"      --systems LIST    compare systems (see 'ngemu bench --help'); default:\n"
 		"                        the --system preset's family's reference system\n"
@@ -51,8 +55,9 @@ static void sweep_usage(FILE *out)
 		"                        results do not depend on it)\n"
 		"      --system PRESET   the preset every point starts from\n"
 		"  -h, --help            show this help and exit\n"
-		"Other options (--size, --iters, --deterministic, config keys) go to every\n"
-		"point.\n", SW_MAX_KEYS);
+		"\n"
+		"Exit status: 0 every point ran, 1 a point failed, 2 usage error.\n",
+		SW_MAX_KEYS);
 }
 
 /* Split @s at commas into @v (at most @max); the count. */

@@ -5,6 +5,7 @@
  * unknown presets, malformed config files) failing with exit 2 and a
  * message naming the problem.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +78,73 @@ TEST_F_TIMEOUT(bench, every_workload_catches_one_wrong_element, 300)
 		EXPECT_NE(NULL, strstr(self->r.out, "the CPU reference says"))
 			TH_LOG("%s: %s", name, self->r.out);
 	}
+}
+
+/*
+ * The man page (build/ngemu.1, beside the ngemu under test) has every
+ * option of every command's --help, and the version --version says.
+ */
+TEST_F(bench, the_man_page_has_every_option)
+{
+	static char *const cmds[] = { NULL, "info", "mem", "config", "bench",
+				      "sweep" };
+	const size_t max = 1 << 17;
+	char path[512], *man = calloc(1, max), ver[32] = "", th[64];
+	const char *ng = ngemu_path(), *slash = strrchr(ng, '/');
+	size_t n = 0;
+	int c;
+	FILE *f;
+
+	ASSERT_NE(NULL, man);
+	snprintf(path, sizeof(path), "%.*sngemu.1",
+		 slash ? (int)(slash - ng + 1) : 0, ng);
+	f = fopen(path, "r");
+	ASSERT_NE(NULL, f) TH_LOG("no man page at %s", path);
+	/* the page's text, its '\\-' back to '-' */
+	while ((c = fgetc(f)) != EOF && n + 2 < max) {
+		if (c == '\\') {
+			int d = fgetc(f);
+
+			if (d == '-') {
+				man[n++] = '-';
+				continue;
+			}
+			man[n++] = '\\';
+			if (d == EOF)
+				break;
+			c = d;
+		}
+		man[n++] = (char)c;
+	}
+	fclose(f);
+	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("--version")));
+	ASSERT_EQ(1, sscanf(self->r.out, "ngemu %31s", ver));
+	snprintf(th, sizeof(th), "\"ngemu %s\"", ver);
+	EXPECT_NE(NULL, strstr(man, th)) TH_LOG("%s not in the page's .TH", th);
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		int rc = cmds[i] ? run_cmd(&self->r, NGEMU(cmds[i], "--help")) :
+				   run_cmd(&self->r, NGEMU("--help"));
+
+		ASSERT_EQ(0, rc);
+		/* -x and --long-name, where an option starts a word */
+		for (char *p = strchr(self->r.out, '-'); p; p = strchr(p + 1, '-')) {
+			char opt[64];
+			size_t len;
+
+			if (p > self->r.out && !strchr(" \n[,(", p[-1]))
+				continue;
+			if (sscanf(p, "%63[-a-zA-Z0-9]", opt) != 1)
+				continue;
+			len = strlen(opt);
+			if (!(len == 2 && isalpha((unsigned char)opt[1])) &&
+			    !(len > 3 && opt[1] == '-' && islower((unsigned char)opt[2])))
+				continue;
+			EXPECT_NE(NULL, strstr(man, opt))
+				TH_LOG("ngemu %s: %s is not in the man page",
+				       cmds[i] ? cmds[i] : "", opt);
+		}
+	}
+	free(man);
 }
 
 TEST_F(bench, json)
