@@ -97,9 +97,11 @@ PUB_HDRS := $(shell find user/include/ngemu -name '*.h')
 
 install: user
 	$(Q)install -d $(INSTALL_DIR)/bin $(INSTALL_DIR)/lib/pkgconfig \
-		$(INSTALL_DIR)/include/linux $(INSTALL_DIR)/share/man/man1
+		$(INSTALL_DIR)/include/linux $(INSTALL_DIR)/share/man/man1 \
+		$(INSTALL_DIR)/share/ngemu/reproduce
 	$(Q)install -m 755 $(NGEMU) $(INSTALL_DIR)/bin/ngemu
 	$(Q)install -m 644 $(BUILD)/ngemu.1 $(INSTALL_DIR)/share/man/man1/ngemu.1
+	$(Q)install -m 644 share/reproduce/*.txt $(INSTALL_DIR)/share/ngemu/reproduce/
 	$(Q)install -m 644 $(LIB) $(INSTALL_DIR)/lib/libngemu.a
 	$(Q)for h in $(PUB_HDRS); do \
 		d=$(INSTALL_DIR)/include/$${h#user/include/}; \
@@ -242,6 +244,13 @@ bench-dualopt: user
 .PHONY: bench-scalegpu
 bench-scalegpu: user
 	$(Q)tools/bench-scalegpu.sh $(NGEMU) $(BENCH_ARGS)
+
+# Each paper's experiments, its claims beside ngemu's values, into
+# reproduce-PAPER/ (Documentation/sweep.rst): REPRODUCE_ARGS passes options.
+PAPERS := carve rec dualopt scalegpu coda
+.PHONY: reproduce
+reproduce: user
+	$(Q)for p in $(PAPERS); do $(NGEMU) reproduce $$p --jobs 2 $(REPRODUCE_ARGS); done; true
 
 # CODA's workloads under fgp, cgp, cgp-ft and coda (capped and not), the
 # measured categories beside the paper's (Documentation/coda.rst).

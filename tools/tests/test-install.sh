@@ -19,7 +19,8 @@ fi
 missing=""
 for f in bin/ngemu lib/libngemu.a lib/pkgconfig/ngemu.pc include/ngemu/ngemu.h \
 	include/ngemu/runtime/kernel.h include/ngemu/model/model.h \
-	include/linux/numagpu.h share/man/man1/ngemu.1; do
+	include/linux/numagpu.h share/man/man1/ngemu.1 \
+	share/ngemu/reproduce/dualopt.txt; do
 	[ -f "$prefix/$f" ] || missing="$missing $f"
 done
 is "every installed file is there" "" "$missing"

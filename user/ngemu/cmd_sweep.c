@@ -354,6 +354,7 @@ static char *slurp(const char *path)
 
 static const char *const sw_fields[] = {
 	"verified", "modeled_s", "remote_fraction", "link_bytes",
+	"link_fraction",
 };
 #define SW_NFIELDS (sizeof(sw_fields) / sizeof(sw_fields[0]))
 

@@ -21,6 +21,7 @@ int ng_cmd_mem(int argc, char **argv);
 int ng_cmd_config(int argc, char **argv);
 int ng_cmd_bench(int argc, char **argv);
 int ng_cmd_sweep(int argc, char **argv);
+int ng_cmd_reproduce(int argc, char **argv);
 
 /* Print "ngemu CMD: MESSAGE" and a hint to stderr; returns NG_EXIT_USAGE. */
 int ng_usage_error(const char *cmd, const char *fmt, ...)

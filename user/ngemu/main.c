@@ -19,6 +19,8 @@ static const struct ng_command commands[] = {
 	  ng_cmd_bench },
 	{ "sweep", "workloads x systems x a grid of config keys, resumable, --jobs N",
 	  ng_cmd_sweep },
+	{ "reproduce", "a paper's experiments, its claims beside ngemu's values",
+	  ng_cmd_reproduce },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -87,7 +87,7 @@ TEST_F_TIMEOUT(bench, every_workload_catches_one_wrong_element, 300)
 TEST_F(bench, the_man_page_has_every_option)
 {
 	static char *const cmds[] = { NULL, "info", "mem", "config", "bench",
-				      "sweep" };
+				      "sweep", "reproduce" };
 	const size_t max = 1 << 17;
 	char path[512], *man = calloc(1, max), ver[32] = "", th[64];
 	const char *ng = ngemu_path(), *slash = strrchr(ng, '/');
