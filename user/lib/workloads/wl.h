@@ -147,6 +147,17 @@ static inline int wlc_alloc(struct wlc *c, struct ng_buf *b, uint64_t bytes,
 	return ng_malloc(c->sp, b, bytes, &ao, c->err, c->errlen);
 }
 
+/* @n buffers @b[i] of @bytes each, with the configured placement. */
+static inline int wlc_alloc_each(struct wlc *c, struct ng_buf *const b[],
+				 unsigned int n, uint64_t bytes)
+{
+	int ret = 0;
+
+	for (unsigned int i = 0; i < n && !ret; i++)
+		ret = wlc_alloc(c, b[i], bytes, -1);
+	return ret;
+}
+
 /*
  * Run a kernel on a @grid of @block threads (y = 0 is taken as 1); @timed
  * ones count in the result.

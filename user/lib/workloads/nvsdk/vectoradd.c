@@ -90,11 +90,8 @@ static int va_run(struct ng_system *sys, const struct ng_bench_opts *o,
 	}
 	a.seed = c.cfg->seed;
 	nblocks = (a.n + VA_BLOCK - 1) / VA_BLOCK;
-	ret = wlc_alloc(&c, &ba, a.n * 4, -1);
-	if (!ret)
-		ret = wlc_alloc(&c, &bb, a.n * 4, -1);
-	if (!ret)
-		ret = wlc_alloc(&c, &bc, a.n * 4, -1);
+	ret = wlc_alloc_each(&c, (struct ng_buf *const[]){ &ba, &bb, &bc }, 3,
+			     a.n * 4);
 	if (ret)
 		goto out;
 	a.a = ba.ptr;

@@ -143,11 +143,8 @@ static int hs_run(struct ng_system *sys, const struct ng_bench_opts *o,
 	}
 	n = a.h * HS_W;
 	nblocks = n / HS_BLOCK;
-	ret = wlc_alloc(&c, &b0, n * 4, -1);
-	if (!ret)
-		ret = wlc_alloc(&c, &b1, n * 4, -1);
-	if (!ret)
-		ret = wlc_alloc(&c, &bp, n * 4, -1);
+	ret = wlc_alloc_each(&c, (struct ng_buf *const[]){ &b0, &b1, &bp }, 3,
+			     n * 4);
 	if (ret)
 		goto out;
 	a.in = b0.ptr;
