@@ -72,6 +72,24 @@ static unsigned int split(char *s, char **v, unsigned int max)
 	return n;
 }
 
+/* A copy of @v that the sweep frees at its end (NULL: out of memory). */
+static char *own(struct sweep *s, const char *v)
+{
+	char *d = s->nowned < SW_MAX_KEYS + 2 ? strdup(v) : NULL;
+
+	if (d)
+		s->owned[s->nowned++] = d;
+	return d;
+}
+
+static void sweep_free(struct sweep *s)
+{
+	for (unsigned int i = 0; i < s->nowned; i++)
+		free(s->owned[i]);
+	free(s->pt);
+	memset(s, 0, sizeof(*s));
+}
+
 static int parse(struct sweep *s, int argc, char **argv)
 {
 	s->out = "sweep";
@@ -92,9 +110,14 @@ static int parse(struct sweep *s, int argc, char **argv)
 		if (takes && !val)
 			return ng_usage_error("sweep", "option '%s' needs a value", a);
 		if (!strcmp(a, "-w") || !strcmp(a, "--workloads")) {
-			s->nwl = split(strdup(val), s->wls, 64);
+			if (!own(s, val))
+				return ng_usage_error("sweep", "out of memory");
+			s->nwl = split(s->owned[s->nowned - 1], s->wls, 64);
 		} else if (!strcmp(a, "--systems")) {
-			s->nsys = split(strdup(val), s->syss, CMP_NSYS_MAX);
+			if (!own(s, val))
+				return ng_usage_error("sweep", "out of memory");
+			s->nsys = split(s->owned[s->nowned - 1], s->syss,
+					CMP_NSYS_MAX);
 		} else if (!strcmp(a, "-g") || !strcmp(a, "--grid")) {
 			struct sw_key *k = &s->key[s->nkey];
 			const char *eq = strchr(val, '=');
@@ -110,7 +133,10 @@ static int parse(struct sweep *s, int argc, char **argv)
 			if (!ng_config_key(k->name, NULL))
 				return ng_usage_error("sweep", "--grid: unknown parameter '%s'",
 						      k->name);
-			k->nval = split(strdup(eq + 1), k->val, SW_MAX_VALS);
+			if (!own(s, eq + 1))
+				return ng_usage_error("sweep", "out of memory");
+			k->nval = split(s->owned[s->nowned - 1], k->val,
+					SW_MAX_VALS);
 			s->nkey++;
 		} else if (!strcmp(a, "-o") || !strcmp(a, "--out")) {
 			s->out = val;
@@ -445,9 +471,8 @@ static void progress(size_t done, size_t failed, size_t total, double t0)
 			total, failed);
 }
 
-int ng_cmd_sweep(int argc, char **argv)
+static int sweep_run(struct sweep *s, int argc, char **argv)
 {
-	struct sweep s = { 0 };
 	char path[1024], part[1024];
 	size_t todo = 0, done = 0, failed = 0, next = 0;
 	pid_t pids[64] = { 0 };
@@ -456,35 +481,35 @@ int ng_cmd_sweep(int argc, char **argv)
 	double t0 = (double)time(NULL);
 	int ret;
 
-	ret = parse(&s, argc, argv);
+	ret = parse(s, argc, argv);
 	if (ret)
 		return ret;
-	if (plan(&s))
+	if (plan(s))
 		return NG_EXIT_USAGE;
-	snprintf(path, sizeof(path), "%s/points", s.out);
-	if ((mkdir(s.out, 0755) && errno != EEXIST) ||
+	snprintf(path, sizeof(path), "%s/points", s->out);
+	if ((mkdir(s->out, 0755) && errno != EEXIST) ||
 	    (mkdir(path, 0755) && errno != EEXIST)) {
 		fprintf(stderr, "ngemu sweep: cannot make %s: %s\n", path,
 			strerror(errno));
 		return NG_EXIT_FAIL;
 	}
-	for (size_t i = 0; i < s.npt; i++) {
-		path_of(&s, &s.pt[i], ".json", path, sizeof(path));
-		s.pt[i].status = access(path, F_OK) ? -1 : 0;
-		todo += s.pt[i].status < 0;
+	for (size_t i = 0; i < s->npt; i++) {
+		path_of(s, &s->pt[i], ".json", path, sizeof(path));
+		s->pt[i].status = access(path, F_OK) ? -1 : 0;
+		todo += s->pt[i].status < 0;
 	}
 	fprintf(stderr, "ngemu sweep: %zu points, %zu to run, %zu kept from before\n",
-		s.npt, todo, s.npt - todo);
+		s->npt, todo, s->npt - todo);
 	while (done < todo) {
 		int st;
 		pid_t pid;
 
-		while (running < s.jobs && next < s.npt) {
-			if (s.pt[next].status < 0) {
-				pid_t c = start(&s, &s.pt[next]);
+		while (running < s->jobs && next < s->npt) {
+			if (s->pt[next].status < 0) {
+				pid_t c = start(s, &s->pt[next]);
 
 				if (c < 0) {
-					s.pt[next].status = 1;
+					s->pt[next].status = 1;
 					failed++;
 					done++;
 				} else {
@@ -502,9 +527,9 @@ int ng_cmd_sweep(int argc, char **argv)
 
 			if (pids[r] != pid)
 				continue;
-			p = &s.pt[of[r]];
-			path_of(&s, p, ".json.part", part, sizeof(part));
-			path_of(&s, p, ".json", path, sizeof(path));
+			p = &s->pt[of[r]];
+			path_of(s, p, ".json.part", part, sizeof(part));
+			path_of(s, p, ".json", path, sizeof(path));
 			/* 0: verified; 1: ran, not verified: both are results */
 			if (WIFEXITED(st) && WEXITSTATUS(st) <= 1 &&
 			    !rename(part, path)) {
@@ -523,11 +548,20 @@ int ng_cmd_sweep(int argc, char **argv)
 	}
 	if (todo && isatty(2))
 		fprintf(stderr, "\n");
-	if (gather(&s))
+	if (gather(s))
 		return NG_EXIT_FAIL;
-	ng_sweep_plot(&s);
-	snprintf(path, sizeof(path), "%s/results.csv", s.out);
-	printf("ngemu sweep: %zu points (%zu run now, %zu failed): %s\n", s.npt,
+	ng_sweep_plot(s);
+	snprintf(path, sizeof(path), "%s/results.csv", s->out);
+	printf("ngemu sweep: %zu points (%zu run now, %zu failed): %s\n", s->npt,
 	       todo, failed, path);
 	return failed ? NG_EXIT_FAIL : NG_EXIT_OK;
+}
+
+int ng_cmd_sweep(int argc, char **argv)
+{
+	struct sweep s = { 0 };
+	int ret = sweep_run(&s, argc, argv);
+
+	sweep_free(&s);
+	return ret;
 }

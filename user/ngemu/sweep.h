@@ -38,6 +38,8 @@ struct sweep {
 	int npass;
 	struct sw_point *pt;
 	size_t npt;
+	char *owned[SW_MAX_KEYS + 2];	/* copies of the lists, to free */
+	unsigned int nowned;
 };
 
 /*
