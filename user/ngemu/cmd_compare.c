@@ -30,8 +30,9 @@ static const struct cmp_system cmp_systems[] = {
 	{ "carve-hwc", "CARVE, GPU-VI hardware coherence with IMST", "keep", "hwc", "none", "off", 1, CMP_CARVE, NULL },
 	{ "ideal", "every access local, zero coherence cost (replicate all)", "0", NULL, "all", "off", 1, CMP_CARVE, NULL },
 	/* REC (JSA 2025) Fig. 11: the L2's directory, organized four ways */
-	{ "dir", "REC's baseline: a per-line directory at each home", "0", NULL, "none", "dir", 1, CMP_REC, NULL },
-	{ "dir-2x", "the per-line directory with twice the entries", "0", NULL, "none", "dir", 2, CMP_REC, NULL },
+	/* REC sec. 4.2: "The baseline coherence directory uses a FIFO replacement policy" */
+	{ "dir", "REC's baseline: a per-line directory at each home, FIFO replacement", "0", NULL, "none", "dir", 1, CMP_REC, "dir-policy=fifo" },
+	{ "dir-2x", "the per-line directory with twice the entries, FIFO replacement", "0", NULL, "none", "dir", 2, CMP_REC, "dir-policy=fifo" },
 	{ "hmg", "HMG: one entry per 4 lines, one sharer field", "0", NULL, "none", "hmg", 1, CMP_REC, NULL },
 	{ "rec", "REC: range-coalesced entries (rec-range)", "0", NULL, "none", "rec", 1, CMP_REC, NULL },
 	{ "l2-swc", "the L2 drops remote lines at kernel boundaries (no directory)", "0", NULL, "none", "off", 1, CMP_REC, NULL },

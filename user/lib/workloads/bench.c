@@ -216,7 +216,15 @@ int ng_bench_run(struct ng_system *sys, const struct ng_workload *wl,
 	r->rdc_hit_rate = frac(t->v[NG_CTR_RDC_HIT],
 			       t->v[NG_CTR_RDC_HIT] + t->v[NG_CTR_RDC_MISS]);
 	{
-		uint64_t cached = t->v[NG_CTR_L2_HIT] + t->v[NG_CTR_RDC_HIT];
+		/*
+		 * Off the link: what a cache of the requester served (the L1's
+		 * remote lines, the L2, the RDC, the RDMA cache, ScaleGPU's
+		 * device memory) and fine-grained loads merged with an
+		 * in-flight request.
+		 */
+		uint64_t cached = t->v[NG_CTR_L2_HIT] + t->v[NG_CTR_RDC_HIT] +
+				  t->v[NG_CTR_L1_RHIT] + t->v[NG_CTR_RDMA_HIT] +
+				  t->v[NG_CTR_MSHR_HIT] + t->v[NG_CTR_SG_HIT];
 		uint64_t rem = t->v[NG_CTR_REMOTE] + t->v[NG_CTR_HOST];
 
 		r->link_frac = frac(rem > cached ? rem - cached : 0,
