@@ -55,7 +55,8 @@ else
 fi
 
 step "tool tests"
-tools/ksft-run.sh -s tools tools/tests/test-*.sh > "$logs/tools.tap"
+NGEMU="$(abs "$BUILD")/ngemu" tools/ksft-run.sh -s tools -t 300 tools/tests/test-*.sh \
+	> "$logs/tools.tap"
 grep -E '^(not )?ok ' "$logs/tools.tap"
 
 step "kernel coding style (checkpatch)"

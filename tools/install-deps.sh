@@ -8,7 +8,8 @@ PKGS="build-essential make gcc libc6-dev binutils perl kmod cpio gzip xz-utils
 busybox-static qemu-system-x86 liburing-dev libnuma-dev numactl pkgconf dkms
 gcc-multilib libc6-dev-i386 flex bison bc libelf-dev libssl-dev
 linux-image-amd64 linux-headers-amd64 linux-source-6.1
-linux-image-6.12-amd64 linux-headers-6.12-amd64 gnuplot-nox"
+linux-image-6.12-amd64 linux-headers-6.12-amd64 gnuplot-nox
+slurmctld slurmd slurm-client munge"
 
 missing=""
 for p in $PKGS; do

@@ -36,6 +36,9 @@ static void sweep_usage(FILE *out)
 	fprintf(out,
 		"Usage: ngemu sweep --workloads W1,W2 [--systems S1,S2] [--grid KEY=V1,V2]...\n"
 		"                   [--out DIR] [--jobs N] [--system PRESET] [bench options]\n"
+		"                   [--slurm [--wait] [--account A] [--partition P]\n"
+		"                    [--time T] [--sbatch-option OPT]...]\n"
+		"       ngemu sweep --collect DIR\n"
 		"\n"
 		"Run every workload x system x grid point as its own 'ngemu bench --compare'\n"
 		"process, keep each result in DIR/points/HASH.json (HASH: the point's full\n"
@@ -54,9 +57,20 @@ static void sweep_usage(FILE *out)
 		"  -j, --jobs N          points run at once on this machine (default 1;\n"
 		"                        results do not depend on it)\n"
 		"      --system PRESET   the preset every point starts from\n"
+		"      --slurm           submit the points without a result as one Slurm\n"
+		"                        job array (a task per point, 'ngemu sweep --task I\n"
+		"                        DIR'), and a job that runs --collect after it;\n"
+		"                        DIR must be on a filesystem the nodes share\n"
+		"      --wait            with --slurm: return when the collecting job ends\n"
+		"      --account A, --partition P, --time T\n"
+		"                        sbatch's options of those names, to both jobs\n"
+		"      --sbatch-option OPT  any other sbatch option (e.g. --qos=low)\n"
+		"      --collect DIR     gather DIR's results, tables and plots again\n"
+		"                        (from DIR/sweep.args), running nothing\n"
 		"  -h, --help            show this help and exit\n"
 		"\n"
-		"Exit status: 0 every point ran, 1 a point failed, 2 usage error.\n",
+		"Exit status: 0 every point has a result (or, with --slurm and no --wait,\n"
+		"the jobs were submitted), 1 a point failed or has none, 2 usage error.\n",
 		SW_MAX_KEYS);
 }
 
@@ -86,8 +100,19 @@ static void sweep_free(struct sweep *s)
 {
 	for (unsigned int i = 0; i < s->nowned; i++)
 		free(s->owned[i]);
+	for (unsigned int i = 0; i < s->nsbatch; i++)
+		free(s->sbatch[i]);
 	free(s->pt);
+	free(s->argv);
+	free(s->argtext);
 	memset(s, 0, sizeof(*s));
+}
+
+/* An option of sbatch's that --slurm passes on. */
+static bool sbatch_option(const char *a)
+{
+	return !strcmp(a, "--account") || !strcmp(a, "--partition") ||
+	       !strcmp(a, "--time") || !strcmp(a, "--sbatch-option");
 }
 
 static int parse(struct sweep *s, int argc, char **argv)
@@ -101,7 +126,8 @@ static int parse(struct sweep *s, int argc, char **argv)
 			     !strcmp(a, "--systems") || !strcmp(a, "-g") ||
 			     !strcmp(a, "--grid") || !strcmp(a, "-o") ||
 			     !strcmp(a, "--out") || !strcmp(a, "-j") ||
-			     !strcmp(a, "--jobs");
+			     !strcmp(a, "--jobs") || sbatch_option(a);
+		bool keep = true;
 
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			sweep_usage(stdout);
@@ -140,6 +166,22 @@ static int parse(struct sweep *s, int argc, char **argv)
 			s->nkey++;
 		} else if (!strcmp(a, "-o") || !strcmp(a, "--out")) {
 			s->out = val;
+			keep = false;
+		} else if (!strcmp(a, "--slurm")) {
+			s->slurm = true;
+			continue;
+		} else if (!strcmp(a, "--wait")) {
+			s->wait = true;
+			continue;
+		} else if (sbatch_option(a)) {
+			if (s->nsbatch == SW_MAX_SBATCH ||
+			    asprintf(&s->sbatch[s->nsbatch], "%s%s%s",
+				     strcmp(a, "--sbatch-option") ? a : "",
+				     strcmp(a, "--sbatch-option") ? "=" : "",
+				     val) < 0)
+				return ng_usage_error("sweep", "too many Slurm options");
+			s->nsbatch++;
+			keep = false;
 		} else if (!strcmp(a, "-j") || !strcmp(a, "--jobs")) {
 			char *end;
 			unsigned long n = strtoul(val, &end, 10);
@@ -148,6 +190,7 @@ static int parse(struct sweep *s, int argc, char **argv)
 				return ng_usage_error("sweep", "--jobs: '%s' is not a count (1-64)",
 						      val);
 			s->jobs = (unsigned int)n;
+			keep = false;
 		} else {
 			if (!strcmp(a, "--system") && val)
 				s->preset = val;
@@ -158,10 +201,19 @@ static int parse(struct sweep *s, int argc, char **argv)
 			if (s->npass + 1 >= SW_MAX_ARGS)
 				return ng_usage_error("sweep", "too many arguments");
 			s->pass[s->npass++] = argv[i];
+			s->keep[s->nkeep++] = argv[i];
 			continue;
+		}
+		if (keep) {
+			s->keep[s->nkeep++] = argv[i];
+			s->keep[s->nkeep++] = argv[i + 1];
 		}
 		i++;
 	}
+	if (s->wait && !s->slurm)
+		return ng_usage_error("sweep", "--wait goes with --slurm");
+	if (s->nsbatch && !s->slurm)
+		return ng_usage_error("sweep", "'%s' goes with --slurm", s->sbatch[0]);
 	if (!s->nwl)
 		return ng_usage_error("sweep", "--workloads: which workloads?");
 	for (unsigned int i = 0; i < s->nwl; i++)
@@ -290,7 +342,7 @@ static int plan(struct sweep *s)
 	return 0;
 }
 
-static void path_of(const struct sweep *s, const struct sw_point *p,
+void ng_sweep_path(const struct sweep *s, const struct sw_point *p,
 		    const char *ext, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s/points/%s%s", s->out, p->hash, ext);
@@ -315,18 +367,21 @@ static pid_t start(const struct sweep *s, const struct sw_point *p)
 		v[n++] = "--json";
 		v[n] = NULL;
 	}
-	path_of(s, p, ".json.part", part, sizeof(part));
+	ng_sweep_path(s, p, ".json.part", part, sizeof(part));
 	fd = open(part, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -1;
 	fflush(NULL);
 	pid = fork();
 	if (!pid) {
-		int nul = open("/dev/null", O_WRONLY);
+		int err;
 
+		/* its messages kept, for a point that fails */
+		ng_sweep_path(s, p, ".err", part, sizeof(part));
+		err = open(part, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		dup2(fd, 1);
-		if (nul >= 0)
-			dup2(nul, 2);
+		if (err >= 0)
+			dup2(err, 2);
 		execv("/proc/self/exe", v);
 		_exit(127);
 	}
@@ -334,147 +389,68 @@ static pid_t start(const struct sweep *s, const struct sw_point *p)
 	return pid;
 }
 
-/* The value of key @k in the first run object of JSON @t, as text. */
-static bool field(const char *t, const char *k, char *out, size_t len)
+/* Point @p's run has ended with wait status @st: keep its result or not. */
+static bool finish(const struct sweep *s, struct sw_point *p, int st)
 {
-	const char *runs = strstr(t, "\"runs\": [");
-	char pat[64];
-	const char *p;
-	size_t n;
+	char part[1024], path[1024];
 
-	snprintf(pat, sizeof(pat), "\"%s\": ", k);
-	p = runs ? strstr(runs, pat) : NULL;
-	if (!p)
-		return false;
-	p += strlen(pat);
-	if (*p == '"') {
-		p++;
-		n = strcspn(p, "\"");
-	} else {
-		n = strcspn(p, ",\n}");
+	ng_sweep_path(s, p, ".json.part", part, sizeof(part));
+	ng_sweep_path(s, p, ".json", path, sizeof(path));
+	/* 0: verified; 1: ran, not verified: both are results */
+	if (WIFEXITED(st) && WEXITSTATUS(st) <= 1 && !rename(part, path)) {
+		p->status = 0;
+		ng_sweep_path(s, p, ".err", path, sizeof(path));
+		unlink(path);
+		return true;
 	}
-	if (n >= len)
-		n = len - 1;
-	memcpy(out, p, n);
-	out[n] = '\0';
-	return true;
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *t = NULL;
-	size_t len = 0;
-	ssize_t n;
-
-	if (!f)
-		return NULL;
-	n = getdelim(&t, &len, '\0', f);
-	fclose(f);
-	if (n < 0) {
-		free(t);
-		return NULL;
-	}
-	return t;
-}
-
-static const char *const sw_fields[] = {
-	"verified", "modeled_s", "remote_fraction", "link_bytes",
-	"link_fraction",
-};
-#define SW_NFIELDS (sizeof(sw_fields) / sizeof(sw_fields[0]))
-
-/* results.csv and results.json from the points' files. */
-static int gather(struct sweep *s)
-{
-	char path[1024], val[64];
-	FILE *csv, *js;
-	struct ng_json j;
-
-	snprintf(path, sizeof(path), "%s/results.csv", s->out);
-	csv = fopen(path, "w");
-	snprintf(path, sizeof(path), "%s/results.json", s->out);
-	js = fopen(path, "w");
-	if (!csv || !js) {
-		if (csv)
-			fclose(csv);
-		if (js)
-			fclose(js);
-		fprintf(stderr, "ngemu sweep: cannot write the results in %s: %s\n",
-			s->out, strerror(errno));
-		return -errno;
-	}
-	fprintf(csv, "hash,workload,system");
+	p->status = 2;
+	unlink(part);
+	ng_sweep_path(s, p, ".err", path, sizeof(path));
+	fprintf(stderr, "%sngemu sweep: %s on %s", isatty(2) ? "\r" : "", p->wl,
+		p->sys);
 	for (unsigned int k = 0; k < s->nkey; k++)
-		fprintf(csv, ",%s", s->key[k].name);
-	for (size_t f = 0; f < SW_NFIELDS; f++)
-		fprintf(csv, ",%s", sw_fields[f]);
-	fprintf(csv, "\n");
-	ng_json_init(&j, js, true);
-	ng_json_object_begin(&j);
-	ng_json_kv_string(&j, "tool", "ngemu sweep");
-	ng_json_key(&j, "points");
-	ng_json_array_begin(&j);
-	for (size_t i = 0; i < s->npt; i++) {
-		const struct sw_point *p = &s->pt[i];
-		char *t;
-
-		path_of(s, p, ".json", path, sizeof(path));
-		t = slurp(path);
-		if (!t)
-			continue;
-		fprintf(csv, "%s,%s,%s", p->hash, p->wl, p->sys);
-		ng_json_object_begin(&j);
-		ng_json_kv_string(&j, "hash", p->hash);
-		ng_json_kv_string(&j, "workload", p->wl);
-		ng_json_kv_string(&j, "system", p->sys);
-		for (unsigned int k = 0; k < s->nkey; k++) {
-			fprintf(csv, ",%s", s->key[k].val[p->vi[k]]);
-			ng_json_kv_string(&j, s->key[k].name,
-					  s->key[k].val[p->vi[k]]);
-		}
-		for (size_t f = 0; f < SW_NFIELDS; f++) {
-			if (!field(t, sw_fields[f], val, sizeof(val)))
-				snprintf(val, sizeof(val), "%s", "");
-			fprintf(csv, ",%s", val);
-			if (!f)
-				ng_json_kv_bool(&j, sw_fields[f],
-						!strcmp(val, "true"));
-			else
-				ng_json_kv_double(&j, sw_fields[f],
-						  strtod(val, NULL));
-			if (!strcmp(sw_fields[f], "modeled_s"))
-				s->pt[i].modeled_s = strtod(val, NULL);
-		}
-		fprintf(csv, "\n");
-		ng_json_object_end(&j);
-		free(t);
-	}
-	ng_json_array_end(&j);
-	ng_json_object_end(&j);
-	ng_json_finish(&j);
-	fclose(csv);
-	fclose(js);
-	return 0;
+		fprintf(stderr, " %s=%s", s->key[k].name, s->key[k].val[p->vi[k]]);
+	if (WIFEXITED(st))
+		fprintf(stderr, " failed (exit %d): %s\n", WEXITSTATUS(st), path);
+	else
+		fprintf(stderr, " failed (signal %d): %s\n", WTERMSIG(st), path);
+	return false;
 }
 
+int ng_sweep_run_point(const struct sweep *s, struct sw_point *p)
+{
+	pid_t pid = start(s, p);
+	int st;
+
+	if (pid < 0 || waitpid(pid, &st, 0) != pid)
+		return -1;
+	return finish(s, p, st) ? 0 : -1;
+}
+
+/* A bar of the points done on a terminal; a line each otherwise. */
 static void progress(size_t done, size_t failed, size_t total, double t0)
 {
 	double now = (double)time(NULL), el = now - t0;
 	double left = done ? el / (double)done * (double)(total - done) : 0;
+	char bar[31];
+	size_t fill = total ? done * 30 / total : 30;
 
-	if (isatty(2))
-		fprintf(stderr, "\rngemu sweep: %zu/%zu points, %zu failed, %.0f s left   ",
-			done, total, failed, left);
-	else
+	if (!isatty(2)) {
 		fprintf(stderr, "ngemu sweep: %zu/%zu points, %zu failed\n", done,
 			total, failed);
+		return;
+	}
+	memset(bar, '#', fill);
+	memset(bar + fill, '.', 30 - fill);
+	bar[30] = '\0';
+	fprintf(stderr, "\r[%s] %zu/%zu points, %zu failed, %.0f s left   ",
+		bar, done, total, failed, left);
 }
 
 static int sweep_run(struct sweep *s, int argc, char **argv)
 {
-	char path[1024], part[1024];
-	size_t todo = 0, done = 0, failed = 0, next = 0;
+	char path[1024];
+	size_t todo = 0, same = 0, done = 0, failed = 0, next = 0;
 	pid_t pids[64] = { 0 };
 	size_t of[64];
 	unsigned int running = 0;
@@ -488,18 +464,26 @@ static int sweep_run(struct sweep *s, int argc, char **argv)
 		return NG_EXIT_USAGE;
 	snprintf(path, sizeof(path), "%s/points", s->out);
 	if ((mkdir(s->out, 0755) && errno != EEXIST) ||
-	    (mkdir(path, 0755) && errno != EEXIST)) {
+	    (mkdir(path, 0755) && errno != EEXIST) || ng_sweep_save_args(s)) {
 		fprintf(stderr, "ngemu sweep: cannot make %s: %s\n", path,
 			strerror(errno));
 		return NG_EXIT_FAIL;
 	}
 	for (size_t i = 0; i < s->npt; i++) {
-		path_of(s, &s->pt[i], ".json", path, sizeof(path));
+		ng_sweep_path(s, &s->pt[i], ".json", path, sizeof(path));
 		s->pt[i].status = access(path, F_OK) ? -1 : 0;
+		/* a system that ignores a grid key: one run for its values */
+		for (size_t k = 0; k < i && s->pt[i].status < 0; k++)
+			if (!strcmp(s->pt[k].hash, s->pt[i].hash)) {
+				s->pt[i].status = 0;
+				same++;
+			}
 		todo += s->pt[i].status < 0;
 	}
-	fprintf(stderr, "ngemu sweep: %zu points, %zu to run, %zu kept from before\n",
-		s->npt, todo, s->npt - todo);
+	fprintf(stderr, "ngemu sweep: %zu points, %zu to run, %zu kept from before, %zu the same run as another\n",
+		s->npt, todo, s->npt - todo - same, same);
+	if (s->slurm && todo)
+		return ng_sweep_slurm(s, todo);
 	while (done < todo) {
 		int st;
 		pid_t pid;
@@ -523,22 +507,9 @@ static int sweep_run(struct sweep *s, int argc, char **argv)
 			break;
 		pid = wait(&st);
 		for (unsigned int r = 0; r < running; r++) {
-			struct sw_point *p;
-
 			if (pids[r] != pid)
 				continue;
-			p = &s->pt[of[r]];
-			path_of(s, p, ".json.part", part, sizeof(part));
-			path_of(s, p, ".json", path, sizeof(path));
-			/* 0: verified; 1: ran, not verified: both are results */
-			if (WIFEXITED(st) && WEXITSTATUS(st) <= 1 &&
-			    !rename(part, path)) {
-				p->status = 0;
-			} else {
-				p->status = 2;
-				failed++;
-				unlink(part);
-			}
+			failed += !finish(s, &s->pt[of[r]], st);
 			done++;
 			pids[r] = pids[--running];
 			of[r] = of[running];
@@ -548,20 +519,72 @@ static int sweep_run(struct sweep *s, int argc, char **argv)
 	}
 	if (todo && isatty(2))
 		fprintf(stderr, "\n");
-	if (gather(s))
+	return ng_sweep_collect(s, todo, failed);
+}
+
+/*
+ * The results and plots of the points that have one; a line for the
+ * user. Exit status 1 when a point has none.
+ */
+int ng_sweep_collect(struct sweep *s, size_t ran, size_t failed)
+{
+	char path[1024];
+	size_t missing = 0;
+
+	for (size_t i = 0; i < s->npt; i++) {
+		ng_sweep_path(s, &s->pt[i], ".json", path, sizeof(path));
+		missing += access(path, F_OK) != 0;
+	}
+	if (ng_sweep_gather(s))
 		return NG_EXIT_FAIL;
 	ng_sweep_plot(s);
 	snprintf(path, sizeof(path), "%s/results.csv", s->out);
-	printf("ngemu sweep: %zu points (%zu run now, %zu failed): %s\n", s->npt,
-	       todo, failed, path);
-	return failed ? NG_EXIT_FAIL : NG_EXIT_OK;
+	printf("ngemu sweep: %zu points (%zu run now, %zu failed, %zu without a result): %s\n",
+	       s->npt, ran, failed, missing, path);
+	return failed || missing ? NG_EXIT_FAIL : NG_EXIT_OK;
+}
+
+/*
+ * ngemu sweep --collect DIR and --task I DIR: the sweep that DIR holds
+ * (DIR/sweep.args) planned again, then its results gathered, or the
+ * points of task I of its Slurm job array run.
+ */
+static int sweep_resume(struct sweep *s, int argc, char **argv)
+{
+	bool collect = !strcmp(argv[1], "--collect");
+	unsigned long task = 0;
+	char *end;
+	int n, ret;
+
+	if (argc != (collect ? 3 : 4))
+		return ng_usage_error("sweep", collect ? "--collect DIR takes nothing else" :
+				      "--task I DIR takes nothing else");
+	if (!collect) {
+		task = strtoul(argv[2], &end, 10);
+		if (!*argv[2] || *end)
+			return ng_usage_error("sweep", "--task: '%s' is not a task index",
+					      argv[2]);
+	}
+	n = ng_sweep_load_args(s, argv[argc - 1]);
+	if (n < 0)
+		return NG_EXIT_USAGE;
+	ret = parse(s, n, s->argv);
+	if (!ret && plan(s))
+		ret = NG_EXIT_USAGE;
+	if (ret)
+		return ret;
+	return collect ? ng_sweep_collect(s, 0, 0) : ng_sweep_task(s, task);
 }
 
 int ng_cmd_sweep(int argc, char **argv)
 {
 	struct sweep s = { 0 };
-	int ret = sweep_run(&s, argc, argv);
+	int ret;
 
+	if (argc > 1 && (!strcmp(argv[1], "--collect") || !strcmp(argv[1], "--task")))
+		ret = sweep_resume(&s, argc, argv);
+	else
+		ret = sweep_run(&s, argc, argv);
 	sweep_free(&s);
 	return ret;
 }

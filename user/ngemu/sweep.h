@@ -14,6 +14,7 @@
 #define SW_MAX_KEYS	8
 #define SW_MAX_VALS	32
 #define SW_MAX_ARGS	256
+#define SW_MAX_SBATCH	16
 
 struct sw_key {
 	char name[48];
@@ -40,7 +41,49 @@ struct sweep {
 	size_t npt;
 	char *owned[SW_MAX_KEYS + 2];	/* copies of the lists, to free */
 	unsigned int nowned;
+	char *keep[2 * SW_MAX_ARGS];	/* what DIR/sweep.args keeps */
+	int nkeep;
+	char *argtext, **argv;		/* the arguments read back */
+	bool slurm, wait;		/* --slurm, --wait */
+	char *sbatch[SW_MAX_SBATCH];	/* --account=A... for sbatch */
+	unsigned int nsbatch;
 };
+
+/* OUT/points/HASH@ext of point @p. */
+void ng_sweep_path(const struct sweep *s, const struct sw_point *p,
+		   const char *ext, char *buf, size_t len);
+
+/* Run point @p here, to its end; 0 when it has a result. */
+int ng_sweep_run_point(const struct sweep *s, struct sw_point *p);
+
+/*
+ * OUT/results.csv and results.json from the points' files
+ * (sweep_results.c); 0 or -errno.
+ */
+int ng_sweep_gather(struct sweep *s);
+
+/*
+ * The results and plots of the points that have one, and a line saying
+ * so; the exit status: 1 when @failed or a point has no result.
+ */
+int ng_sweep_collect(struct sweep *s, size_t ran, size_t failed);
+
+/*
+ * sweep_slurm.c: the sweep's arguments kept in OUT/sweep.args (0 or -1,
+ * errno set) and read back into s->argv, with "--out DIR" (their count,
+ * or -1 after a message).
+ */
+int ng_sweep_save_args(const struct sweep *s);
+int ng_sweep_load_args(struct sweep *s, const char *dir);
+
+/*
+ * --slurm: the @todo points without a result submitted as one Slurm job
+ * array, and a job that collects them when it has ended; the exit status.
+ */
+int ng_sweep_slurm(struct sweep *s, size_t todo);
+
+/* --task I: the points of the job array's task @task run; exit status. */
+int ng_sweep_task(struct sweep *s, unsigned long task);
 
 /*
  * OUT/plot.dat and OUT/plot.gp (kept for restyling), then gnuplot's

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ngemu sweep's results (sweep.h): the points' files, each a `bench
+ * --compare --json` report, gathered into OUT/results.csv and
+ * OUT/results.json, a row per point with its grid values and the fields
+ * the tables and plots use.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sweep.h"
+#include "ngemu/util/json.h"
+
+/* The value of key @k in the first run object of JSON @t, as text. */
+static bool field(const char *t, const char *k, char *out, size_t len)
+{
+	const char *runs = strstr(t, "\"runs\": [");
+	char pat[64];
+	const char *p;
+	size_t n;
+
+	snprintf(pat, sizeof(pat), "\"%s\": ", k);
+	p = runs ? strstr(runs, pat) : NULL;
+	if (!p)
+		return false;
+	p += strlen(pat);
+	if (*p == '"') {
+		p++;
+		n = strcspn(p, "\"");
+	} else {
+		n = strcspn(p, ",\n}");
+	}
+	if (n >= len)
+		n = len - 1;
+	memcpy(out, p, n);
+	out[n] = '\0';
+	return true;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *t = NULL;
+	size_t len = 0;
+	ssize_t n;
+
+	if (!f)
+		return NULL;
+	n = getdelim(&t, &len, '\0', f);
+	fclose(f);
+	if (n < 0) {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+static const char *const sw_fields[] = {
+	"verified", "modeled_s", "remote_fraction", "link_bytes",
+	"link_fraction",
+};
+#define SW_NFIELDS (sizeof(sw_fields) / sizeof(sw_fields[0]))
+
+/* results.csv and results.json from the points' files. */
+int ng_sweep_gather(struct sweep *s)
+{
+	char path[1024], val[64];
+	FILE *csv, *js;
+	struct ng_json j;
+
+	snprintf(path, sizeof(path), "%s/results.csv", s->out);
+	csv = fopen(path, "w");
+	snprintf(path, sizeof(path), "%s/results.json", s->out);
+	js = fopen(path, "w");
+	if (!csv || !js) {
+		if (csv)
+			fclose(csv);
+		if (js)
+			fclose(js);
+		fprintf(stderr, "ngemu sweep: cannot write the results in %s: %s\n",
+			s->out, strerror(errno));
+		return -errno;
+	}
+	fprintf(csv, "hash,workload,system");
+	for (unsigned int k = 0; k < s->nkey; k++)
+		fprintf(csv, ",%s", s->key[k].name);
+	for (size_t f = 0; f < SW_NFIELDS; f++)
+		fprintf(csv, ",%s", sw_fields[f]);
+	fprintf(csv, "\n");
+	ng_json_init(&j, js, true);
+	ng_json_object_begin(&j);
+	ng_json_kv_string(&j, "tool", "ngemu sweep");
+	ng_json_key(&j, "points");
+	ng_json_array_begin(&j);
+	for (size_t i = 0; i < s->npt; i++) {
+		const struct sw_point *p = &s->pt[i];
+		char *t;
+
+		ng_sweep_path(s, p, ".json", path, sizeof(path));
+		t = slurp(path);
+		if (!t)
+			continue;
+		fprintf(csv, "%s,%s,%s", p->hash, p->wl, p->sys);
+		ng_json_object_begin(&j);
+		ng_json_kv_string(&j, "hash", p->hash);
+		ng_json_kv_string(&j, "workload", p->wl);
+		ng_json_kv_string(&j, "system", p->sys);
+		for (unsigned int k = 0; k < s->nkey; k++) {
+			fprintf(csv, ",%s", s->key[k].val[p->vi[k]]);
+			ng_json_kv_string(&j, s->key[k].name,
+					  s->key[k].val[p->vi[k]]);
+		}
+		for (size_t f = 0; f < SW_NFIELDS; f++) {
+			if (!field(t, sw_fields[f], val, sizeof(val)))
+				snprintf(val, sizeof(val), "%s", "");
+			fprintf(csv, ",%s", val);
+			if (!f)
+				ng_json_kv_bool(&j, sw_fields[f],
+						!strcmp(val, "true"));
+			else
+				ng_json_kv_double(&j, sw_fields[f],
+						  strtod(val, NULL));
+			if (!strcmp(sw_fields[f], "modeled_s"))
+				s->pt[i].modeled_s = strtod(val, NULL);
+		}
+		fprintf(csv, "\n");
+		ng_json_object_end(&j);
+		free(t);
+	}
+	ng_json_array_end(&j);
+	ng_json_object_end(&j);
+	ng_json_finish(&j);
+	fclose(csv);
+	fclose(js);
+	return 0;
+}
