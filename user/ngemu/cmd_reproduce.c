@@ -23,31 +23,10 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "reproduce.h"
 #include "ngemu/util/json.h"
 
-#define RP_MAX_CLAIMS	32
-#define RP_MAX_ROWS	4096
 #define RP_MAX_ARGS	512
-
-struct rp_claim {
-	char id[48], source[48], metric[24], sys[32], ref[32], explain[256];
-	char wls[512];			/* the workloads it is about; "": all */
-	double paper, ngemu;
-	bool shown;
-};
-
-struct rp_paper {
-	char title[160], preset[32], ref[32];
-	char workloads[1024], systems[512];
-	struct rp_claim c[RP_MAX_CLAIMS];
-	unsigned int n;
-};
-
-struct rp_row {
-	char wl[32], sys[32];
-	bool verified;
-	double t, remote, bytes, link;
-};
 
 static void reproduce_usage(FILE *out)
 {
@@ -55,11 +34,13 @@ static void reproduce_usage(FILE *out)
 		"Usage: ngemu reproduce PAPER [--out DIR] [--jobs N] [--data FILE]\n"
 		"                       [--size paper] [bench options]\n"
 		"\n"
-		"Run a paper's experiments (its preset, workloads and systems) as an\n"
-		"'ngemu sweep' into DIR, then put each of the paper's headline claims\n"
-		"beside ngemu's value: DIR/claims.csv, claims.json and report.md. PAPER\n"
-		"is carve, rec, dualopt, scalegpu or coda; the paper's numbers come from\n"
-		"share/reproduce/PAPER.txt (or --data FILE), each with its figure or table.\n"
+		"Run a paper's experiments (its preset, workloads and systems, and each\n"
+		"figure's sweep in DIR/sweeps/ID) as 'ngemu sweep's into DIR, then put\n"
+		"each of the paper's headline claims beside ngemu's value (DIR/claims.csv,\n"
+		"claims.json) and each figure's values beside the paper's (a table and a\n"
+		"plot each: DIR/figures/, figures.csv, figures.json), all in report.md.\n"
+		"PAPER is carve, rec, dualopt, scalegpu or coda; the paper's numbers come\n"
+		"from share/reproduce/PAPER.txt (or --data FILE), each with its source.\n"
 		"\n"
 		"Options:\n"
 		"  -o, --out DIR    the output folder (default: reproduce-PAPER)\n"
@@ -94,153 +75,24 @@ static FILE *open_data(const char *paper, char *path, size_t len)
 	return NULL;
 }
 
-/*
- * "claim ID | SOURCE | METRIC | SYSTEM [vs REF] | PAPER | EXPLAIN
- * [| WORKLOADS]" and the experiment's lines.
- */
-static int parse_data(FILE *f, const char *path, struct rp_paper *p)
-{
-	char line[1024];
-	unsigned int ln = 0;
-
-	while (fgets(line, sizeof(line), f)) {
-		char *v = line + strcspn(line, " \t"), *e;
-
-		ln++;
-		line[strcspn(line, "\n")] = '\0';
-		if (!line[0] || line[0] == '#')
-			continue;
-		if (*v)
-			*v++ = '\0';
-		v += strspn(v, " \t");
-		if (!strcmp(line, "title"))
-			snprintf(p->title, sizeof(p->title), "%s", v);
-		else if (!strcmp(line, "preset"))
-			snprintf(p->preset, sizeof(p->preset), "%s", v);
-		else if (!strcmp(line, "reference"))
-			snprintf(p->ref, sizeof(p->ref), "%s", v);
-		else if (!strcmp(line, "workloads"))
-			snprintf(p->workloads, sizeof(p->workloads), "%s", v);
-		else if (!strcmp(line, "systems"))
-			snprintf(p->systems, sizeof(p->systems), "%s", v);
-		else if (!strcmp(line, "claim") && p->n < RP_MAX_CLAIMS) {
-			struct rp_claim *c = &p->c[p->n];
-			char *fld[7], *vs;
-			int k = 0;
-
-			for (char *t = strtok(v, "|"); t && k < 7; t = strtok(NULL, "|")) {
-				t += strspn(t, " ");
-				for (e = t + strlen(t); e > t && e[-1] == ' '; e--)
-					;
-				*e = '\0';
-				fld[k++] = t;
-			}
-			if (k < 6)
-				goto bad;
-			snprintf(c->id, sizeof(c->id), "%s", fld[0]);
-			snprintf(c->source, sizeof(c->source), "%s", fld[1]);
-			snprintf(c->metric, sizeof(c->metric), "%s", fld[2]);
-			vs = strstr(fld[3], " vs ");
-			if (vs) {
-				*vs = '\0';
-				snprintf(c->ref, sizeof(c->ref), "%s", vs + 4);
-			}
-			snprintf(c->sys, sizeof(c->sys), "%s", fld[3]);
-			if (k == 7)
-				snprintf(c->wls, sizeof(c->wls), "%s", fld[6]);
-			c->paper = strtod(fld[4], &e);
-			if (e == fld[4] || c->paper <= 0 ||
-			    (strcmp(c->metric, "speedup") && strcmp(c->metric, "traffic") &&
-			     strcmp(c->metric, "remote") && strcmp(c->metric, "link-share")))
-				goto bad;
-			snprintf(c->explain, sizeof(c->explain), "%s", fld[5]);
-			p->n++;
-		} else {
-			goto bad;
-		}
-		continue;
-bad:
-		return ng_usage_error("reproduce", "%s:%u: cannot read '%s'", path,
-				      ln, line);
-	}
-	if (!p->preset[0] || !p->ref[0] || !p->workloads[0] || !p->systems[0] ||
-	    !p->n)
-		return ng_usage_error("reproduce", "%s: needs preset, reference, workloads, systems and a claim",
-				      path);
-	for (unsigned int i = 0; i < p->n; i++)
-		if (!p->c[i].ref[0])
-			snprintf(p->c[i].ref, sizeof(p->c[i].ref), "%s", p->ref);
-	return 0;
-}
-
-static unsigned int read_rows(const char *out, struct rp_row *r)
-{
-	char path[1024], line[512];
-	unsigned int n = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/results.csv", out);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f) && n < RP_MAX_ROWS) {
-		char v[8];
-
-		if (!strncmp(line, "hash,", 5))
-			continue;
-		if (sscanf(line, "%*16[0-9a-f],%31[^,],%31[^,],%7[^,],%lf,%lf,%lf,%lf",
-			   r[n].wl, r[n].sys, v, &r[n].t, &r[n].remote, &r[n].bytes,
-			   &r[n].link) == 7) {
-			r[n].verified = !strcmp(v, "true");
-			n++;
-		}
-	}
-	fclose(f);
-	return n;
-}
-
-static const struct rp_row *row(const struct rp_row *r, unsigned int n,
-				const char *wl, const char *sys)
-{
-	for (unsigned int i = 0; i < n; i++)
-		if (!strcmp(r[i].wl, wl) && !strcmp(r[i].sys, sys))
-			return &r[i];
-	return NULL;
-}
-
 /* ngemu's value of claim @c over the workloads of @p. */
 static double evaluate(const struct rp_paper *p, const struct rp_claim *c,
 		       const struct rp_row *r, unsigned int n)
 {
 	char wls[1024], *save = NULL;
-	double acc = 0;
-	unsigned int k = 0;
-	bool geo = !strcmp(c->metric, "speedup");
+	struct rp_mean m = { .geo = !strcmp(c->metric, "speedup") };
 
 	snprintf(wls, sizeof(wls), "%s", c->wls[0] ? c->wls : p->workloads);
-	for (char *w = strtok_r(wls, ", ", &save); w; w = strtok_r(NULL, ", ", &save)) {
-		const struct rp_row *a = row(r, n, w, c->sys), *b = row(r, n, w, c->ref);
-		double x, num, den;
-
-		if (!a || !b)
-			continue;
-		num = geo ? b->t : !strcmp(c->metric, "traffic") ? a->bytes :
-		      !strcmp(c->metric, "remote") ? a->remote : a->link;
-		den = geo ? a->t : !strcmp(c->metric, "traffic") ? b->bytes :
-		      !strcmp(c->metric, "remote") ? b->remote : b->link;
-		if (!(num > 0) || !(den > 0))
-			continue;
-		x = num / den;
-		acc += geo ? log(x) : x;
-		k++;
-	}
-	if (!k)
-		return 0;
-	return geo ? exp(acc / k) : acc / k;
+	for (char *w = strtok_r(wls, ", ", &save); w; w = strtok_r(NULL, ", ", &save))
+		ng_rp_mean_add(&m, ng_rp_ratio(c->metric, ng_rp_row(r, n, w, c->sys, ""),
+					       ng_rp_row(r, n, w, c->ref, "")));
+	/* 0: no value, shown as no direction */
+	return isnan(ng_rp_mean(&m)) ? 0 : ng_rp_mean(&m);
 }
 
 static int write_outputs(const char *out, const char *paper,
-			 const struct rp_paper *p, unsigned int shown)
+			 const struct rp_paper *p, unsigned int shown,
+			 const struct rp_row *r, unsigned int n)
 {
 	char path[1024];
 	FILE *csv, *md, *js;
@@ -311,8 +163,10 @@ static int write_outputs(const char *out, const char *paper,
 		"requests served over a link, each the system's / the reference's (mean).\n"
 		"A claim is shown when ngemu's ratio is on the same side of 1 as the paper's.\n\n"
 		"![speed-up over %s per workload](plot.svg)\n\n"
-		"Raw results: results.csv, results.json, points/ (one file per run).\n",
+		"Raw results: results.csv, results.json, points/ (one file per run);\n"
+		"the figures' sweeps: sweeps/ID/.\n",
 		p->ref);
+	ng_rp_write_figures(out, p, r, n, md);
 	fclose(csv);
 	fclose(js);
 	fclose(md);
@@ -326,7 +180,7 @@ int ng_cmd_reproduce(int argc, char **argv)
 	const char *paper = NULL, *out = NULL, *data = NULL;
 	char path[1024], outbuf[256], *sv[RP_MAX_ARGS];
 	unsigned int n, shown = 0;
-	int sc = 0, ret = NG_EXIT_USAGE;
+	int sc = 0, nbase, sret, ret = NG_EXIT_USAGE;
 	FILE *f;
 
 	if (!p || !r) {
@@ -368,7 +222,7 @@ int ng_cmd_reproduce(int argc, char **argv)
 				     "papers: carve, rec, dualopt, scalegpu, coda");
 		goto out;
 	}
-	ret = parse_data(f, data ? data : path, p);
+	ret = ng_rp_parse(f, data ? data : path, p);
 	fclose(f);
 	if (ret)
 		goto out;
@@ -376,19 +230,27 @@ int ng_cmd_reproduce(int argc, char **argv)
 		snprintf(outbuf, sizeof(outbuf), "reproduce-%s", paper);
 		out = outbuf;
 	}
+	sv[sc++] = "--system";
+	sv[sc++] = p->preset;
+	nbase = sc - 1;
 	sv[sc++] = "--workloads";
 	sv[sc++] = p->workloads;
 	sv[sc++] = "--systems";
 	sv[sc++] = p->systems;
-	sv[sc++] = "--system";
-	sv[sc++] = p->preset;
 	sv[sc++] = "--out";
 	sv[sc++] = (char *)out;
 	sv[sc] = NULL;
 	ret = ng_cmd_sweep(sc, sv);
 	if (ret == NG_EXIT_USAGE)
 		goto out;
-	n = read_rows(out, r);
+	sret = ng_rp_run_sweeps(out, p, sv + 1, nbase);
+	if (sret == NG_EXIT_USAGE) {
+		ret = sret;
+		goto out;
+	}
+	if (sret > ret)
+		ret = sret;
+	n = ng_rp_read_rows(out, r, RP_MAX_ROWS);
 	for (unsigned int i = 0; i < p->n; i++) {
 		struct rp_claim *c = &p->c[i];
 
@@ -397,7 +259,7 @@ int ng_cmd_reproduce(int argc, char **argv)
 			   (c->ngemu - 1) * (c->paper - 1) > 0;
 		shown += c->shown;
 	}
-	if (write_outputs(out, paper, p, shown)) {
+	if (write_outputs(out, paper, p, shown, r, n)) {
 		ret = NG_EXIT_FAIL;
 		goto out;
 	}

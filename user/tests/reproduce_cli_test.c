@@ -4,7 +4,8 @@
  * one of the test's own) run as a sweep, each claim beside ngemu's value,
  * a claim whose direction ngemu does not show marked "not shown" (and the
  * run's exit 1), the claims' CSV and JSON agreeing, the report with its
- * plot, and bad input as usage errors. The papers' own files run in
+ * plot, a table and a plot per figure (ngemu's values beside the
+ * paper's, the same ratios as the claims), and bad input as usage errors. The papers' own files run in
  * their own lanes (make reproduce).
  */
 #include <stdio.h>
@@ -40,7 +41,12 @@ FIXTURE_SETUP(rep)
 		"systems baseline,coalesce\n"
 		"claim fewer-bytes | Fig. 1 | traffic | coalesce | 0.3 | link.rx_bytes\n"
 		"claim slower | Fig. 2 | speedup | coalesce | 0.5 | core.sm_ticks\n"
-		"claim on-spmv | Fig. 3 | speedup | coalesce | 1.5 | mshr.fine_units | spmv\n");
+		"claim on-spmv | Fig. 3 | speedup | coalesce | 1.5 | mshr.fine_units | spmv\n"
+		"figure f1 | Fig. 4: speed-up | speedup | coalesce\n"
+		"paper f1 | mean | coalesce | 2 | sec. 1\n"
+		"note f1 | bfs is cache-friendly here\n"
+		"sweep s1 | Fig. 5: bytes by grain | traffic | coalesce | xfer-gran=4,32 | spmv\n"
+		"paper s1 | spmv | 4 | 0.5 | sec. 2\n");
 	fclose(f);
 }
 
@@ -117,6 +123,100 @@ TEST_F(rep, claims_beside_ngemu_and_not_shown_marked)
 	free(svg);
 }
 
+/* Figure @fig's value at @row, @col in figures.csv; -1: none. */
+static double fig_value(const char *csv, const char *fig, const char *row,
+			const char *col)
+{
+	size_t n = strlen(fig);
+
+	for (const char *l = csv; l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		char r[64], c[64];
+		double v;
+		const char *q;
+
+		/* figure,"source",metric,row,column,ngemu,paper,ratio */
+		if (strncmp(l, fig, n) || l[n] != ',' || !(q = strstr(l, "\",")))
+			continue;
+		if (sscanf(q + 2, "%*[^,],%63[^,],%63[^,],%lf", r, c, &v) == 3 &&
+		    !strcmp(r, row) && !strcmp(c, col))
+			return v;
+	}
+	return -1;
+}
+
+TEST_F(rep, each_figure_has_its_table_and_plot)
+{
+	char *claims, *figs, *md, *svg1, *svg2;
+	double mean, spmv, claim_mean = 0, claim_spmv = 0, g4, g32;
+
+	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("reproduce", "test", "--data",
+					     self->data, "--out", self->out,
+					     "--size", "512K", "--iters", "1")));
+	EXPECT_EQ(1, self->r.status) TH_LOG("%s", self->r.err);
+	claims = file(self->out, "claims.csv");
+	figs = file(self->out, "figures.csv");
+	md = file(self->out, "report.md");
+	svg1 = file(self->out, "figures/f1.svg");
+	svg2 = file(self->out, "figures/s1.svg");
+	/* the figure's mean and spmv bars are the claims' values */
+	sscanf(strstr(claims, "slower,"), "%*[^,],%*[^,],%*[^,],%*[^,],%*[^,],%*[^,],%*[^,],%lf",
+	       &claim_mean);
+	sscanf(strstr(claims, "on-spmv,"), "%*[^,],%*[^,],%*[^,],%*[^,],%*[^,],%*[^,],%*[^,],%lf",
+	       &claim_spmv);
+	mean = fig_value(figs, "f1", "mean", "coalesce");
+	spmv = fig_value(figs, "f1", "spmv", "coalesce");
+	EXPECT_LT(0, mean) TH_LOG("%s", figs);
+	EXPECT_GE(1e-5 * mean, mean > claim_mean ? mean - claim_mean : claim_mean - mean)
+		TH_LOG("figure %g, claim %g", mean, claim_mean);
+	EXPECT_GE(1e-5 * spmv, spmv > claim_spmv ? spmv - claim_spmv : claim_spmv - spmv)
+		TH_LOG("figure %g, claim %g", spmv, claim_spmv);
+	/* the paper's value beside ngemu's, with the ratio */
+	EXPECT_NE(NULL, strstr(figs, "f1,\"Fig. 4: speed-up\",speedup,mean,coalesce,"));
+	EXPECT_NE(NULL, strstr(md, "### f1: Fig. 4: speed-up")) TH_LOG("%s", md);
+	EXPECT_NE(NULL, strstr(md, "(paper 2, ")) TH_LOG("%s", md);
+	EXPECT_NE(NULL, strstr(md, "Where ngemu differs: bfs is cache-friendly here"));
+	EXPECT_NE(NULL, strstr(md, "![s1](figures/s1.svg)"));
+	/* over a key: fetching 32 B per word's request moves more bytes */
+	g4 = fig_value(figs, "s1", "4", "spmv");
+	g32 = fig_value(figs, "s1", "32", "spmv");
+	EXPECT_LT(0, g4) TH_LOG("%s", figs);
+	EXPECT_LT(g4, g32);
+	EXPECT_NE(NULL, strstr(md, "(paper 0.5, "));
+	/* each plot names its series: the systems, the paper's */
+	EXPECT_NE(NULL, strstr(svg1, "coalesce")) TH_LOG("no plot: is gnuplot installed?");
+	EXPECT_NE(NULL, strstr(svg1, "paper:coalesce"));
+	EXPECT_NE(NULL, strstr(svg2, "spmv"));
+	EXPECT_NE(NULL, strstr(svg2, "mean"));
+	free(claims);
+	free(figs);
+	free(md);
+	free(svg1);
+	free(svg2);
+}
+
+/*
+ * Run a one-claim experiment with @lines added; ngemu's exit status, after
+ * checking its message has @err.
+ */
+static int refused(FIXTURE_DATA(rep) *self, const char *lines, const char *err)
+{
+	FILE *f = fopen(self->data, "w");
+
+	if (!f)
+		return -1;
+	fprintf(f, "preset dualopt\nreference baseline\nworkloads spmv\n"
+		"systems baseline,coalesce\nclaim c | s | speedup | coalesce | 2 | x\n%s",
+		lines);
+	fclose(f);
+	if (run_cmd(&self->r, NGEMU("reproduce", "test", "--data", self->data,
+				    "--out", self->out)) ||
+	    !strstr(self->r.err, err)) {
+		fprintf(stderr, "# wanted '%s', got: %s\n", err, self->r.err);
+		return -1;
+	}
+	return self->r.status;
+}
+
 TEST_F(rep, bad_input_is_a_usage_error)
 {
 	FILE *f;
@@ -133,8 +233,19 @@ TEST_F(rep, bad_input_is_a_usage_error)
 	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("reproduce", "test", "--data",
 					     self->data, "--out", self->out)));
 	EXPECT_EQ(2, self->r.status);
-	EXPECT_NE(NULL, strstr(self->r.err, "paper.txt:10: cannot read"))
+	EXPECT_NE(NULL, strstr(self->r.err, "paper.txt:15: cannot read"))
 		TH_LOG("%s", self->r.err);
+	/* a figure of a system the experiment does not run */
+	EXPECT_EQ(2, refused(self, "figure f | s | speedup | rdma-cache\n",
+			     "figure f: 'rdma-cache' is not in the experiment's"));
+	/* a paper value of no figure, a note to no figure */
+	EXPECT_EQ(2, refused(self, "figure f | s | speedup | coalesce\n"
+			     "paper g | mean | coalesce | 2 | w\n",
+			     "paper g: no such figure"));
+	EXPECT_EQ(2, refused(self, "note g | why\n", "cannot read this 'note' line"));
+	/* a sweep over a key ngemu does not have */
+	EXPECT_EQ(2, refused(self, "sweep s | s | speedup | coalesce | no-such-key=1,2\n",
+			     "cannot read this 'sweep' line"));
 	/* every paper has its data file */
 	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("reproduce", "--help")));
 	EXPECT_EQ(0, self->r.status);

@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A paper's data file for ngemu reproduce (reproduce.h), share/reproduce/
+ * PAPER.txt: the experiment (title, preset, reference, workloads,
+ * systems), its headline claims, its figures and the values the paper
+ * states for them, each with where in the paper it is:
+ *
+ *   claim ID | SOURCE | METRIC | SYSTEM [vs REF] | VALUE | EXPLAIN [| WORKLOADS]
+ *   figure ID | SOURCE | METRIC | SYSTEMS [vs REF] [| WORKLOADS]
+ *   sweep ID | SOURCE | METRIC | SYSTEM [vs REF[@V]] | KEY=V1,V2.. [K=V..] [| WORKLOADS]
+ *   paper ID | ROW | COLUMN | VALUE | WHERE
+ *   note ID | TEXT  (under the figure's table: why ngemu's values differ)
+ *
+ * and the sweeps' results read back, with the ratios the claims and the
+ * figures are made of.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "commands.h"
+#include "reproduce.h"
+#include "ngemu/config.h"
+
+#define CPY(dst, src)	snprintf((dst), sizeof(dst), "%s", (src))
+
+static bool metric_ok(const char *m)
+{
+	return !strcmp(m, "speedup") || !strcmp(m, "traffic") ||
+	       !strcmp(m, "remote") || !strcmp(m, "link-share");
+}
+
+/* Split @v at '|' into trimmed fields; their count. */
+static int fields(char *v, char **fld, int max)
+{
+	int k = 0;
+
+	for (char *t = strtok(v, "|"); t && k < max; t = strtok(NULL, "|")) {
+		char *e;
+
+		t += strspn(t, " \t");
+		for (e = t + strlen(t); e > t && (e[-1] == ' ' || e[-1] == '\t'); e--)
+			;
+		*e = '\0';
+		fld[k++] = t;
+	}
+	return k;
+}
+
+/* "SYSTEMS vs REF[@V]" into @sys, @ref, @at. */
+static void systems_vs(char *s, char *sys, size_t slen, char *ref,
+		       size_t rlen, char *at, size_t alen)
+{
+	char *vs = strstr(s, " vs "), *a;
+
+	if (vs) {
+		*vs = '\0';
+		a = strchr(vs + 4, '@');
+		if (a) {
+			*a = '\0';
+			snprintf(at, alen, "%s", a + 1);
+		}
+		snprintf(ref, rlen, "%s", vs + 4);
+	}
+	snprintf(sys, slen, "%s", s);
+}
+
+/* Every system of comma list @l is a compare system. */
+static bool systems_ok(const char *l)
+{
+	char buf[512], *save = NULL;
+
+	CPY(buf, l);
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save))
+		if (!ng_cmp_find(t, strlen(t)))
+			return false;
+	return true;
+}
+
+/* Whether @item is in comma list @l. */
+static bool in_list(const char *l, const char *item)
+{
+	size_t n = strlen(item);
+
+	for (const char *t = l; t && *t; t = strchr(t, ',') ? strchr(t, ',') + 1 : NULL)
+		if (!strncmp(t, item, n) && (t[n] == ',' || !t[n]))
+			return true;
+	return false;
+}
+
+static int parse_claim(char *v, struct rp_paper *p)
+{
+	struct rp_claim *c = &p->c[p->n];
+	char *fld[7], *e;
+	int k = fields(v, fld, 7);
+
+	if (k < 6 || p->n == RP_MAX_CLAIMS)
+		return -1;
+	CPY(c->id, fld[0]);
+	CPY(c->source, fld[1]);
+	CPY(c->metric, fld[2]);
+	systems_vs(fld[3], c->sys, sizeof(c->sys), c->ref, sizeof(c->ref),
+		   NULL, 0);
+	if (k == 7)
+		CPY(c->wls, fld[6]);
+	c->paper = strtod(fld[4], &e);
+	if (e == fld[4] || *e || c->paper <= 0 || !metric_ok(c->metric))
+		return -1;
+	CPY(c->explain, fld[5]);
+	p->n++;
+	return 0;
+}
+
+static int parse_fig(char *v, struct rp_paper *p, bool sweep)
+{
+	struct rp_fig *f = &p->f[p->nfig];
+	char *fld[6], *eq;
+	int k = fields(v, fld, 6), w = sweep ? 5 : 4;
+
+	if (k < w || k > w + 1 || p->nfig == RP_MAX_FIGS)
+		return -1;
+	CPY(f->id, fld[0]);
+	CPY(f->source, fld[1]);
+	CPY(f->metric, fld[2]);
+	systems_vs(fld[3], f->sys, sizeof(f->sys), f->ref, sizeof(f->ref),
+		   f->ref_at, sizeof(f->ref_at));
+	if (k == w + 1)
+		CPY(f->wls, fld[w]);
+	if (sweep) {
+		char *sp = strchr(fld[4], ' ');
+
+		/* after the grid, settings of every point: "K=V K2=V2" */
+		if (sp) {
+			*sp++ = '\0';
+			CPY(f->fixed, sp);
+			for (char *t = f->fixed; *t; ) {
+				size_t n = strcspn(t, "=");
+				char key[48];
+
+				snprintf(key, sizeof(key), "%.*s", (int)n, t);
+				if (!t[n] || !ng_config_key(key, NULL))
+					return -1;
+				t += n + strcspn(t + n, " ");
+				t += strspn(t, " ");
+			}
+		}
+		eq = strchr(fld[4], '=');
+		if (!eq || strchr(f->sys, ','))
+			return -1;
+		*eq = '\0';
+		CPY(f->key, fld[4]);
+		CPY(f->vals, eq + 1);
+		if (!ng_config_key(f->key, NULL) || !f->vals[0] ||
+		    (f->ref_at[0] && !in_list(f->vals, f->ref_at)))
+			return -1;
+	}
+	if (!metric_ok(f->metric) || !systems_ok(f->sys))
+		return -1;
+	p->nfig++;
+	return 0;
+}
+
+static int parse_val(char *v, struct rp_paper *p)
+{
+	struct rp_val *x = &p->v[p->nval];
+	char *fld[5], *e;
+	int k = fields(v, fld, 5);
+
+	if (k != 5 || p->nval == RP_MAX_VALS)
+		return -1;
+	CPY(x->fig, fld[0]);
+	CPY(x->row, fld[1]);
+	CPY(x->col, fld[2]);
+	x->v = strtod(fld[3], &e);
+	if (e == fld[3] || *e || x->v <= 0)
+		return -1;
+	CPY(x->where, fld[4]);
+	p->nval++;
+	return 0;
+}
+
+/* A note to figure @v's table, after the figure's line. */
+static int parse_note(char *v, struct rp_paper *p)
+{
+	size_t n = strcspn(v, "|");
+	char *t = v + n;
+
+	if (!*t)
+		return -1;
+	while (n && (v[n - 1] == ' ' || v[n - 1] == '\t'))
+		n--;
+	v[n] = '\0';
+	t++;
+	t += strspn(t, " \t");
+	for (unsigned int i = 0; i < p->nfig; i++) {
+		struct rp_fig *f = &p->f[i];
+		size_t len = strlen(f->note);
+
+		if (strcmp(f->id, v))
+			continue;
+		snprintf(f->note + len, sizeof(f->note) - len, "%s%s",
+			 len ? " " : "", t);
+		return 0;
+	}
+	return -1;
+}
+
+/* Each item of comma list @l is in list @all; NULL or the first not. */
+static const char *missing(const char *l, const char *all)
+{
+	static char item[64];
+	const char *t = l;
+
+	while (t && *t) {
+		size_t n = strcspn(t, ",");
+
+		snprintf(item, sizeof(item), "%.*s", (int)n, t);
+		if (!in_list(all, item))
+			return item;
+		t = t[n] ? t + n + 1 : NULL;
+	}
+	return NULL;
+}
+
+/*
+ * A figure of bars is made of the main sweep's points: its systems and
+ * workloads are the experiment's. Each paper value's figure exists and
+ * has its row and column.
+ */
+static int check_figs(const char *path, struct rp_paper *p)
+{
+	for (unsigned int i = 0; i < p->nfig; i++) {
+		const struct rp_fig *f = &p->f[i];
+		const char *m = missing(f->wls, p->workloads);
+
+		if (!m && !f->key[0])
+			m = missing(f->sys, p->systems);
+		if (!m && !f->key[0])
+			m = missing(f->ref, p->systems);
+		if (m)
+			return ng_usage_error("reproduce", "%s: figure %s: '%s' is not in the experiment's workloads or systems",
+					      path, f->id, m);
+	}
+	for (unsigned int i = 0; i < p->nval; i++) {
+		const struct rp_val *x = &p->v[i];
+		const struct rp_fig *f = NULL;
+
+		for (unsigned int j = 0; j < p->nfig && !f; j++)
+			if (!strcmp(p->f[j].id, x->fig))
+				f = &p->f[j];
+		if (!f)
+			return ng_usage_error("reproduce", "%s: paper %s: no such figure",
+					      path, x->fig);
+		if (strcmp(x->row, "mean") &&
+		    !in_list(f->wls[0] ? f->wls : p->workloads, x->row))
+			return ng_usage_error("reproduce", "%s: paper %s: '%s' is not a workload of the figure",
+					      path, x->fig, x->row);
+		if (!in_list(f->key[0] ? f->vals : f->sys, x->col))
+			return ng_usage_error("reproduce", "%s: paper %s: '%s' is not a column of the figure",
+					      path, x->fig, x->col);
+	}
+	return 0;
+}
+
+int ng_rp_parse(FILE *f, const char *path, struct rp_paper *p)
+{
+	char line[1024];
+	unsigned int ln = 0;
+
+	while (fgets(line, sizeof(line), f)) {
+		char *v = line + strcspn(line, " \t");
+		int bad = 0;
+
+		ln++;
+		line[strcspn(line, "\n")] = '\0';
+		if (!line[0] || line[0] == '#')
+			continue;
+		if (*v)
+			*v++ = '\0';
+		v += strspn(v, " \t");
+		if (!strcmp(line, "title"))
+			CPY(p->title, v);
+		else if (!strcmp(line, "preset"))
+			CPY(p->preset, v);
+		else if (!strcmp(line, "reference"))
+			CPY(p->ref, v);
+		else if (!strcmp(line, "workloads"))
+			CPY(p->workloads, v);
+		else if (!strcmp(line, "systems"))
+			CPY(p->systems, v);
+		else if (!strcmp(line, "claim"))
+			bad = parse_claim(v, p);
+		else if (!strcmp(line, "figure") || !strcmp(line, "sweep"))
+			bad = parse_fig(v, p, line[0] == 's');
+		else if (!strcmp(line, "paper"))
+			bad = parse_val(v, p);
+		else if (!strcmp(line, "note"))
+			bad = parse_note(v, p);
+		else
+			bad = -1;
+		if (bad)
+			return ng_usage_error("reproduce", "%s:%u: cannot read this '%s' line (see share/reproduce/dualopt.txt)",
+					      path, ln, line);
+	}
+	if (!p->preset[0] || !p->ref[0] || !p->workloads[0] || !p->systems[0] ||
+	    !p->n)
+		return ng_usage_error("reproduce", "%s: needs preset, reference, workloads, systems and a claim",
+				      path);
+	for (unsigned int i = 0; i < p->n; i++)
+		if (!p->c[i].ref[0])
+			CPY(p->c[i].ref, p->ref);
+	for (unsigned int i = 0; i < p->nfig; i++)
+		if (!p->f[i].ref[0])
+			CPY(p->f[i].ref, p->ref);
+	return check_figs(path, p);
+}
+
+unsigned int ng_rp_read_rows(const char *dir, struct rp_row *r,
+			     unsigned int max)
+{
+	char path[1024], line[1024];
+	unsigned int n = 0;
+	bool keyed = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/results.csv", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f) && n < max) {
+		char *fld[16], *save = NULL;
+		int k = 0;
+
+		line[strcspn(line, "\n")] = '\0';
+		for (char *t = strtok_r(line, ",", &save); t && k < 16;
+		     t = strtok_r(NULL, ",", &save))
+			fld[k++] = t;
+		if (!k)
+			continue;
+		if (!strcmp(fld[0], "hash")) {
+			/* hash,workload,system[,KEY],verified,... */
+			keyed = k > 3 && strcmp(fld[3], "verified");
+			continue;
+		}
+		if (k < 8 + keyed)
+			continue;
+		CPY(r[n].wl, fld[1]);
+		CPY(r[n].sys, fld[2]);
+		CPY(r[n].key, keyed ? fld[3] : "");
+		r[n].verified = !strcmp(fld[3 + keyed], "true");
+		r[n].t = strtod(fld[4 + keyed], NULL);
+		r[n].remote = strtod(fld[5 + keyed], NULL);
+		r[n].bytes = strtod(fld[6 + keyed], NULL);
+		r[n].link = strtod(fld[7 + keyed], NULL);
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+const struct rp_row *ng_rp_row(const struct rp_row *r, unsigned int n,
+			       const char *wl, const char *sys,
+			       const char *key)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (!strcmp(r[i].wl, wl) && !strcmp(r[i].sys, sys) &&
+		    !strcmp(r[i].key, key))
+			return &r[i];
+	return NULL;
+}
+
+double ng_rp_ratio(const char *metric, const struct rp_row *a,
+		   const struct rp_row *b)
+{
+	double num, den;
+
+	if (!a || !b)
+		return NAN;
+	if (!strcmp(metric, "speedup")) {
+		num = b->t;
+		den = a->t;
+	} else if (!strcmp(metric, "traffic")) {
+		num = a->bytes;
+		den = b->bytes;
+	} else if (!strcmp(metric, "remote")) {
+		num = a->remote;
+		den = b->remote;
+	} else {
+		num = a->link;
+		den = b->link;
+	}
+	/* none of it left is a value (0), none to start from is not */
+	return num >= 0 && den > 0 ? num / den : NAN;
+}
+
+void ng_rp_mean_add(struct rp_mean *m, double x)
+{
+	if (isnan(x) || (m->geo && !(x > 0)))
+		return;
+	m->acc += m->geo ? log(x) : x;
+	m->k++;
+}
+
+double ng_rp_mean(const struct rp_mean *m)
+{
+	if (!m->k)
+		return NAN;
+	return m->geo ? exp(m->acc / m->k) : m->acc / m->k;
+}

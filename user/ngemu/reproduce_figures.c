@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ngemu reproduce's figures (reproduce.h). A figure of bars is made of
+ * the main sweep's points: a row per workload and one for their mean, a
+ * column per system. A figure over a config key has its own sweep in
+ * OUT/sweeps/ID (the system and its reference at each value): a row per
+ * value, a column per workload and their mean. Each cell holds ngemu's
+ * value beside the paper's, where the paper's text states one, and their
+ * ratio; each figure is drawn by gnuplot from a script written next to
+ * its data, so that a user can restyle it.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "commands.h"
+#include "reproduce.h"
+#include "ngemu/config.h"
+#include "ngemu/util/json.h"
+
+#define RP_MAX_COLS	32
+
+/* Comma list @l into @v (copied into @buf); the count. */
+static unsigned int items(const char *l, char *buf, size_t len, char **v,
+			  unsigned int max)
+{
+	char *save = NULL;
+	unsigned int n = 0;
+
+	snprintf(buf, len, "%s", l);
+	for (char *t = strtok_r(buf, ",", &save); t && n < max;
+	     t = strtok_r(NULL, ",", &save))
+		v[n++] = t;
+	return n;
+}
+
+int ng_rp_run_sweeps(const char *out, const struct rp_paper *p,
+		     char **base, int nbase)
+{
+	char dir[1024], sys[80], grid[320], fixed[160], keys[8][52], *v[600];
+	int worst = NG_EXIT_OK;
+	unsigned int nk;
+
+	snprintf(dir, sizeof(dir), "%s/sweeps", out);
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		fprintf(stderr, "ngemu reproduce: cannot make %s: %s\n", dir,
+			strerror(errno));
+		return NG_EXIT_FAIL;
+	}
+	for (unsigned int i = 0; i < p->nfig; i++) {
+		const struct rp_fig *f = &p->f[i];
+		int n = 0, ret;
+
+		if (!f->key[0])
+			continue;
+		snprintf(dir, sizeof(dir), "%s/sweeps/%s", out, f->id);
+		if (strcmp(f->sys, f->ref))
+			snprintf(sys, sizeof(sys), "%s,%s", f->sys, f->ref);
+		else
+			snprintf(sys, sizeof(sys), "%s", f->sys);
+		snprintf(grid, sizeof(grid), "%s=%s", f->key, f->vals);
+		v[n++] = "sweep";
+		for (int k = 0; k < nbase && n < 590; k++)
+			v[n++] = base[k];
+		v[n++] = "--workloads";
+		v[n++] = (char *)(f->wls[0] ? f->wls : p->workloads);
+		v[n++] = "--systems";
+		v[n++] = sys;
+		v[n++] = "--grid";
+		v[n++] = grid;
+		/* "K=V K2=V2" as "--K V --K2 V2" */
+		snprintf(fixed, sizeof(fixed), "%s", f->fixed);
+		nk = 0;
+		for (char *save = NULL, *t = strtok_r(fixed, " ", &save);
+		     t && nk < 8; t = strtok_r(NULL, " ", &save)) {
+			char *eq = strchr(t, '=');
+
+			*eq = '\0';
+			snprintf(keys[nk], sizeof(keys[nk]), "--%s", t);
+			v[n++] = keys[nk++];
+			v[n++] = eq + 1;
+		}
+		v[n++] = "--out";
+		v[n++] = dir;
+		v[n] = NULL;
+		fflush(stdout);
+		fprintf(stderr, "ngemu reproduce: %s (%s)\n", f->id, f->source);
+		ret = ng_cmd_sweep(n, v);
+		if (ret > worst)
+			worst = ret;
+	}
+	return worst;
+}
+
+/* The paper's value at @row, @col of figure @f, or 0. */
+static double paper_value(const struct rp_paper *p, const struct rp_fig *f,
+			  const char *row, const char *col)
+{
+	for (unsigned int i = 0; i < p->nval; i++)
+		if (!strcmp(p->v[i].fig, f->id) && !strcmp(p->v[i].row, row) &&
+		    !strcmp(p->v[i].col, col))
+			return p->v[i].v;
+	return 0;
+}
+
+/* A figure's table: @rows x @cols, ngemu's and the paper's values. */
+struct rp_table {
+	char *row[80], *col[RP_MAX_COLS];
+	unsigned int nrow, ncol;
+	double ngemu[80][RP_MAX_COLS], paper[80][RP_MAX_COLS];
+	char rbuf[1024], cbuf[512];
+};
+
+/* ngemu's value of a figure of bars at workload @wl, system @sys. */
+static double bar_value(const struct rp_fig *f, const struct rp_row *r,
+			unsigned int n, const char *wl, const char *sys)
+{
+	return ng_rp_ratio(f->metric, ng_rp_row(r, n, wl, sys, ""),
+			   ng_rp_row(r, n, wl, f->ref, ""));
+}
+
+/* ... of a figure over a key at workload @wl, the key's value @v. */
+static double key_value(const struct rp_fig *f, const struct rp_row *r,
+			unsigned int n, const char *wl, const char *v)
+{
+	return ng_rp_ratio(f->metric, ng_rp_row(r, n, wl, f->sys, v),
+			   ng_rp_row(r, n, wl, f->ref, f->ref_at[0] ? f->ref_at : v));
+}
+
+static void fill(const struct rp_paper *p, const struct rp_fig *f,
+		 const struct rp_row *r, unsigned int n, struct rp_table *t)
+{
+	char *wl[79], wbuf[1024];
+	unsigned int nwl = items(f->wls[0] ? f->wls : p->workloads, wbuf,
+				 sizeof(wbuf), wl, 79);
+	bool keyed = f->key[0];
+
+	memset(t, 0, sizeof(*t));
+	/* bars: workloads x systems; over a key: values x workloads */
+	if (keyed) {
+		t->nrow = items(f->vals, t->rbuf, sizeof(t->rbuf), t->row, 80);
+		t->ncol = items(f->wls[0] ? f->wls : p->workloads, t->cbuf,
+				sizeof(t->cbuf), t->col, RP_MAX_COLS - 1);
+		t->col[t->ncol++] = "mean";
+	} else {
+		t->nrow = items(f->wls[0] ? f->wls : p->workloads, t->rbuf,
+				sizeof(t->rbuf), t->row, 79);
+		t->row[t->nrow++] = "mean";
+		t->ncol = items(f->sys, t->cbuf, sizeof(t->cbuf), t->col,
+				RP_MAX_COLS);
+	}
+	for (unsigned int i = 0; i < t->nrow; i++) {
+		for (unsigned int j = 0; j < t->ncol; j++) {
+			const char *w = keyed ? t->col[j] : t->row[i];
+			const char *c = keyed ? t->row[i] : t->col[j];
+			struct rp_mean m = { .geo = !strcmp(f->metric, "speedup") };
+
+			if (strcmp(w, "mean")) {
+				t->ngemu[i][j] = keyed ? key_value(f, r, n, w, c) :
+					       bar_value(f, r, n, w, c);
+			} else {
+				for (unsigned int k = 0; k < nwl; k++)
+					ng_rp_mean_add(&m, keyed ? key_value(f, r, n, wl[k], c) :
+						       bar_value(f, r, n, wl[k], c));
+				t->ngemu[i][j] = ng_rp_mean(&m);
+			}
+			t->paper[i][j] = paper_value(p, f, w, c);
+		}
+	}
+}
+
+static void metric_label(const char *m, const char *ref, char *buf,
+			 size_t len)
+{
+	if (!strcmp(m, "speedup"))
+		snprintf(buf, len, "speed-up over %s (x)", ref);
+	else
+		snprintf(buf, len, "%s / %s's (ratio)",
+			 !strcmp(m, "traffic") ? "inter-GPU link bytes" :
+			 !strcmp(m, "remote") ? "share of remote requests" :
+			 "share of requests served over a link", ref);
+}
+
+/* @s for a gnuplot string in double quotes: its own quotes made single. */
+static const char *quoted(const char *s, char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; s[i] && i + 1 < len; i++)
+		buf[i] = s[i] == '"' || s[i] == '\\' ? '\'' : s[i];
+	buf[i] = '\0';
+	return buf;
+}
+
+/* ID.dat (a row per table row, ngemu's columns then the paper's) and ID.gp. */
+static void plot(const char *dir, const struct rp_fig *f,
+		 const struct rp_table *t)
+{
+	const struct ng_key *key = f->key[0] ? ng_config_find_key(f->key) : NULL;
+	bool has[RP_MAX_COLS] = { false };
+	char path[1200], ylabel[160], q1[160], q2[160];
+	unsigned int col = 2;
+	FILE *d, *g;
+
+	snprintf(path, sizeof(path), "%s/%s.dat", dir, f->id);
+	d = fopen(path, "w");
+	snprintf(path, sizeof(path), "%s/%s.gp", dir, f->id);
+	g = fopen(path, "w");
+	if (!d || !g) {
+		if (d)
+			fclose(d);
+		if (g)
+			fclose(g);
+		return;
+	}
+	for (unsigned int i = 0; i < t->nrow; i++)
+		for (unsigned int j = 0; j < t->ncol; j++)
+			has[j] |= t->paper[i][j] > 0;
+	fprintf(d, "# %s: %s; '-': no value\n%s", f->id, f->source,
+		f->key[0] ? f->key : "workload");
+	for (unsigned int j = 0; j < t->ncol; j++)
+		fprintf(d, "\t%s", t->col[j]);
+	for (unsigned int j = 0; j < t->ncol; j++)
+		if (has[j])
+			fprintf(d, "\tpaper:%s", t->col[j]);
+	fprintf(d, "\n");
+	for (unsigned int i = 0; i < t->nrow; i++) {
+		fprintf(d, "%s", t->row[i]);
+		for (unsigned int j = 0; j < t->ncol; j++)
+			fprintf(d, isnan(t->ngemu[i][j]) ? "\t-" : "\t%g", t->ngemu[i][j]);
+		for (unsigned int j = 0; j < t->ncol; j++)
+			if (has[j])
+				fprintf(d, t->paper[i][j] > 0 ? "\t%g" : "\t-",
+					t->paper[i][j]);
+		fprintf(d, "\n");
+	}
+	fclose(d);
+	metric_label(f->metric, f->ref, ylabel, sizeof(ylabel));
+	fprintf(g, "# %s: %s. Edit and run 'gnuplot %s.gp' here.\n"
+		"set datafile separator '\\t'\nset datafile missing '-'\n"
+		"set key outside right top\nset grid ytics\nset yrange [0:*]\nset offsets 0, 0, graph 0.08, 0\n"
+		"set title \"%s\" noenhanced\nset ylabel \"%s\" noenhanced\n"
+		"set xlabel \"%s%s%s\" noenhanced\n",
+		f->id, f->source, f->id, quoted(f->source, q1, sizeof(q1)), ylabel,
+		key ? key->name : "workload", key ? ": " : "",
+		key ? quoted(key->help, q2, sizeof(q2)) : "");
+	if (f->key[0])
+		fprintf(g, "set style data linespoints\n");
+	else
+		fprintf(g, "set style data histograms\nset style histogram clustered gap 1\n"
+			"set style fill solid 0.8 border -1\n");
+	for (int k = 0; k < 2; k++) {
+		fprintf(g, "set terminal %s\nset output '%s.%s'\nplot ",
+			k ? "pngcairo size 1000,500" : "svg size 1000,500",
+			f->id, k ? "png" : "svg");
+		for (unsigned int j = 0; j < t->ncol; j++)
+			fprintf(g, "%s'%s.dat' using %s%u%s title columnheader(%u) noenhanced",
+				j ? ", " : "", f->id, f->key[0] ? "0:" : "",
+				j + 2, j ? "" : ":xtic(1)", j + 2);
+		col = t->ncol + 2;
+		for (unsigned int j = 0; j < t->ncol; j++)
+			if (has[j]) {
+				fprintf(g, ", '%s.dat' using %s%u title columnheader(%u) noenhanced%s",
+					f->id, f->key[0] ? "0:" : "", col, col,
+					f->key[0] ? " with points pt 7 ps 1.5" : "");
+				col++;
+			}
+		fprintf(g, "\n");
+	}
+	fclose(g);
+	snprintf(path, sizeof(path), "cd '%s' && gnuplot %s.gp 2>/dev/null", dir,
+		 f->id);
+	if (system(path))
+		fprintf(stderr, "ngemu reproduce: gnuplot did not draw %s/%s.gp (is gnuplot installed?)\n",
+			dir, f->id);
+}
+
+static void cell(FILE *md, double ngemu, double paper)
+{
+	if (!isnan(ngemu))
+		fprintf(md, " %.3g", ngemu);
+	else
+		fprintf(md, " -");
+	if (paper > 0)
+		fprintf(md, isnan(ngemu) ? " (paper %.3g)" : " (paper %.3g, %.2fx)",
+			paper, ngemu / paper);
+	fprintf(md, " |");
+}
+
+void ng_rp_write_figures(const char *out, const struct rp_paper *p,
+			 const struct rp_row *r, unsigned int n, FILE *md)
+{
+	struct rp_table *t = malloc(sizeof(*t));
+	struct rp_row *kr = calloc(RP_MAX_ROWS, sizeof(*kr));
+	char dir[1024], path[1200];
+	FILE *all, *js;
+	struct ng_json j;
+
+	snprintf(dir, sizeof(dir), "%s/figures", out);
+	snprintf(path, sizeof(path), "%s/figures.csv", out);
+	if (!t || !kr || (mkdir(dir, 0755) && errno != EEXIST) ||
+	    !(all = fopen(path, "w"))) {
+		free(t);
+		free(kr);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/figures.json", out);
+	js = fopen(path, "w");
+	if (!js) {
+		fclose(all);
+		free(t);
+		free(kr);
+		return;
+	}
+	fprintf(all, "figure,source,metric,row,column,ngemu,paper,ngemu_over_paper\n");
+	ng_json_init(&j, js, true);
+	ng_json_array_begin(&j);
+	if (p->nfig)
+		fprintf(md, "\n## Figures\n\nEach figure's values are ngemu's; where the paper's text states a\n"
+			"value, it is beside ngemu's with ngemu's / the paper's. Data and\n"
+			"gnuplot scripts: figures/ID.dat, figures/ID.gp; tables: figures.csv.\n");
+	for (unsigned int i = 0; i < p->nfig; i++) {
+		const struct rp_fig *f = &p->f[i];
+		const struct rp_row *rows = r;
+		unsigned int nr = n;
+
+		if (f->key[0]) {
+			snprintf(path, sizeof(path), "%s/sweeps/%s", out, f->id);
+			nr = ng_rp_read_rows(path, kr, RP_MAX_ROWS);
+			rows = kr;
+		}
+		fill(p, f, rows, nr, t);
+		plot(dir, f, t);
+		fprintf(md, "\n### %s: %s\n\n%s of %s over %s%s%s%s, ngemu's `%s` preset.\n\n| %s |",
+			f->id, f->source, f->metric, f->sys, f->ref,
+			f->key[0] ? " at each value of " : "", f->key,
+			f->ref_at[0] ? " (the reference at one value)" : "",
+			p->preset, f->key[0] ? f->key : "workload");
+		for (unsigned int c = 0; c < t->ncol; c++)
+			fprintf(md, " %s |", t->col[c]);
+		fprintf(md, "\n|---|");
+		for (unsigned int c = 0; c < t->ncol; c++)
+			fprintf(md, "---|");
+		fprintf(md, "\n");
+		for (unsigned int a = 0; a < t->nrow; a++) {
+			fprintf(md, "| %s |", t->row[a]);
+			for (unsigned int c = 0; c < t->ncol; c++) {
+				double x = t->ngemu[a][c], y = t->paper[a][c];
+
+				cell(md, x, y);
+				/* no value: an empty field, null in JSON */
+				fprintf(all, "%s,\"%s\",%s,%s,%s,", f->id, f->source,
+					f->metric, t->row[a], t->col[c]);
+				fprintf(all, isnan(x) ? "," : "%.6g,", x);
+				fprintf(all, y > 0 ? "%.6g," : ",", y);
+				fprintf(all, y > 0 && !isnan(x) ? "%.6g\n" : "\n", x / y);
+				ng_json_object_begin(&j);
+				ng_json_kv_string(&j, "figure", f->id);
+				ng_json_kv_string(&j, "row", t->row[a]);
+				ng_json_kv_string(&j, "column", t->col[c]);
+				ng_json_kv_double(&j, "ngemu", x);
+				ng_json_kv_double(&j, "paper", y > 0 ? y : NAN);
+				ng_json_kv_double(&j, "ngemu_over_paper", y > 0 ? x / y : NAN);
+				ng_json_object_end(&j);
+			}
+			fprintf(md, "\n");
+		}
+		if (f->note[0])
+			fprintf(md, "\nWhere ngemu differs: %s\n", f->note);
+		fprintf(md, "\n![%s](figures/%s.svg)\n", f->id, f->id);
+	}
+	ng_json_array_end(&j);
+	ng_json_finish(&j);
+	fclose(all);
+	fclose(js);
+	free(t);
+	free(kr);
+}
