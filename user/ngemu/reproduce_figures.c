@@ -250,7 +250,7 @@ static void plot(const char *dir, const struct rp_fig *f,
 		fprintf(g, "set style data linespoints\n");
 	else
 		fprintf(g, "set style data histograms\nset style histogram clustered gap 1\n"
-			"set style fill solid 0.8 border -1\n");
+			"set style fill solid 0.8 border -1\nset xtics rotate by 45 right nomirror\n");
 	for (int k = 0; k < 2; k++) {
 		fprintf(g, "set terminal %s\nset output '%s.%s'\nplot ",
 			k ? "pngcairo size 1000,500" : "svg size 1000,500",
