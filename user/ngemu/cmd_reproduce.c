@@ -25,6 +25,7 @@
 #include "commands.h"
 #include "reproduce.h"
 #include "ngemu/util/json.h"
+#include "ngemu/workloads/workload.h"
 
 #define RP_MAX_ARGS	512
 
@@ -75,6 +76,41 @@ static FILE *open_data(const char *paper, char *path, size_t len)
 	return NULL;
 }
 
+/*
+ * The sizes the runs had, in words: each workload's default, or the
+ * --size given (and the workloads no paper sizes, at their default).
+ */
+static void sizes_of(const struct rp_paper *p, char **argv, int argc,
+		     char *buf, size_t len)
+{
+	const char *size = NULL;
+	char wls[1024], *save = NULL;
+	size_t n;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--size") && i + 1 < argc)
+			size = argv[i + 1];
+		else if (!strncmp(argv[i], "--size=", 7))
+			size = argv[i] + 7;
+	}
+	if (!size) {
+		snprintf(buf, len, "each workload's default (--size paper for the papers')");
+		return;
+	}
+	n = (size_t)snprintf(buf, len, "--size %s", size);
+	if (strncmp(size, "paper", 5))
+		return;
+	snprintf(wls, sizeof(wls), "%s", p->workloads);
+	for (char *w = strtok_r(wls, ",", &save); w && n < len;
+	     w = strtok_r(NULL, ",", &save)) {
+		if (ng_workload_paper_size(ng_workload_find(w)))
+			continue;
+		n += (size_t)snprintf(buf + n, len - n, "%s%s",
+				      strstr(buf, "; no paper") ? ", " :
+				      "; no paper gives a size for (these run at their default): ", w);
+	}
+}
+
 /* ngemu's value of claim @c over the workloads of @p. */
 static double evaluate(const struct rp_paper *p, const struct rp_claim *c,
 		       const struct rp_row *r, unsigned int n)
@@ -92,7 +128,7 @@ static double evaluate(const struct rp_paper *p, const struct rp_claim *c,
 
 static int write_outputs(const char *out, const char *paper,
 			 const struct rp_paper *p, unsigned int shown,
-			 const struct rp_row *r, unsigned int n)
+			 const struct rp_row *r, unsigned int n, const char *sizes)
 {
 	char path[1024];
 	FILE *csv, *md, *js;
@@ -123,12 +159,12 @@ static int write_outputs(const char *out, const char *paper,
 	ng_json_kv_string(&j, "reference", p->ref);
 	ng_json_key(&j, "claims");
 	ng_json_array_begin(&j);
-	fprintf(md, "# ngemu reproduce %s\n\n%s, on ngemu's `%s` preset at its default\n"
-		"sizes (unless the run says otherwise), against `%s`. Workloads: %s.\n\n"
+	fprintf(md, "# ngemu reproduce %s\n\n%s, on ngemu's `%s` preset, against `%s`.\n"
+		"Workloads: %s. Sizes: %s.\n\n"
 		"%u of %u claims shown in the paper's direction.\n\n"
 		"| claim | source | system | paper | ngemu | ngemu / paper | direction | where to look |\n"
 		"|---|---|---|---|---|---|---|---|\n",
-		paper, p->title, p->preset, p->ref, p->workloads, shown, p->n);
+		paper, p->title, p->preset, p->ref, p->workloads, sizes, shown, p->n);
 	for (unsigned int i = 0; i < p->n; i++) {
 		const struct rp_claim *c = &p->c[i];
 		const char *dir = c->shown ? "shown" : "not shown";
@@ -178,7 +214,7 @@ int ng_cmd_reproduce(int argc, char **argv)
 	struct rp_paper *p = calloc(1, sizeof(*p));
 	struct rp_row *r = calloc(RP_MAX_ROWS, sizeof(*r));
 	const char *paper = NULL, *out = NULL, *data = NULL;
-	char path[1024], outbuf[256], *sv[RP_MAX_ARGS];
+	char path[1024], outbuf[256], sizes[512], *sv[RP_MAX_ARGS];
 	unsigned int n, shown = 0;
 	int sc = 0, nbase, sret, ret = NG_EXIT_USAGE;
 	FILE *f;
@@ -259,7 +295,8 @@ int ng_cmd_reproduce(int argc, char **argv)
 			   (c->ngemu - 1) * (c->paper - 1) > 0;
 		shown += c->shown;
 	}
-	if (write_outputs(out, paper, p, shown, r, n)) {
+	sizes_of(p, argv, argc, sizes, sizeof(sizes));
+	if (write_outputs(out, paper, p, shown, r, n, sizes)) {
 		ret = NG_EXIT_FAIL;
 		goto out;
 	}

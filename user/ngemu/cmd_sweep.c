@@ -22,8 +22,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <linux/numagpu.h>
-
 #include "bench.h"
 #include "sweep.h"
 #include "commands.h"
@@ -227,121 +225,6 @@ static int parse(struct sweep *s, int argc, char **argv)
 	return 0;
 }
 
-/* The arguments of point @p's run, after "bench" (NULL-terminated). */
-static int point_args(const struct sweep *s, const struct sw_point *p,
-		      char **v, char bufs[][64])
-{
-	int n = 0;
-
-	v[n++] = "--compare";
-	v[n++] = (char *)p->wl;
-	v[n++] = "--systems";
-	v[n++] = (char *)p->sys;
-	for (int i = 0; i < s->npass; i++)
-		v[n++] = s->pass[i];
-	for (unsigned int k = 0; k < s->nkey; k++) {
-		snprintf(bufs[k], 64, "--%s", s->key[k].name);
-		v[n++] = bufs[k];
-		v[n++] = s->key[k].val[p->vi[k]];
-	}
-	v[n] = NULL;
-	return n;
-}
-
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *c = p;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ c[i]) * 0x100000001b3ULL;
-	return h;
-}
-
-/*
- * Point @p's hash: its configuration as `bench --compare` resolves it
- * (the family's regime, the options, the system's settings), printed;
- * the workload, the system, the options that are not config keys, and
- * ngemu's version.
- */
-static int point_hash(const struct sweep *s, struct sw_point *p)
-{
-	char *v[SW_MAX_ARGS + 2 * SW_MAX_KEYS + 8], *args[SW_MAX_ARGS + 32];
-	char *rest[SW_MAX_ARGS + 32], bufs[SW_MAX_KEYS][64], err[512];
-	const struct cmp_family_info *fam;
-	struct ng_config cfg;
-	int n = point_args(s, p, v, bufs), na = 0, nrest = 0;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f;
-	uint64_t h = 0xcbf29ce484222325ULL;
-	char ver[32];
-
-	/* the family's regime first, as bench --compare starts from it */
-	args[0] = "bench";
-	for (int i = 0; i < n; i++)
-		args[i + 1] = v[i];
-	fam = &ng_cmp_families[ng_cmp_family(n + 1, args)];
-	na = 1;
-	for (size_t i = 0; i < fam->nscaled; i++)
-		args[na++] = (char *)fam->scaled[i];
-	for (int i = 0; i < n; i++)
-		args[na++] = v[i];
-	if (ng_config_from_args(&cfg, na, args, rest, &nrest, err, sizeof(err)) ||
-	    ng_cmp_apply(&cfg, ng_cmp_find(p->sys, strlen(p->sys)), cfg.rdc_size,
-			 err, sizeof(err))) {
-		fprintf(stderr, "ngemu sweep: %s/%s: %s\n", p->wl, p->sys, err);
-		return -EINVAL;
-	}
-	f = open_memstream(&text, &len);
-	if (!f)
-		return -ENOMEM;
-	ng_config_print(&cfg, f);
-	fclose(f);
-	snprintf(ver, sizeof(ver), "%d.%d.%d", NUMAGPU_VERSION_MAJOR,
-		 NUMAGPU_VERSION_MINOR, NUMAGPU_VERSION_PATCH);
-	h = fnv(h, ver, strlen(ver) + 1);
-	h = fnv(h, text, len);
-	for (int i = 0; i < nrest; i++)
-		h = fnv(h, rest[i], strlen(rest[i]) + 1);
-	free(text);
-	snprintf(p->hash, sizeof(p->hash), "%016llx", (unsigned long long)h);
-	return 0;
-}
-
-static int plan(struct sweep *s)
-{
-	size_t n = (size_t)s->nwl * (s->nsys ? s->nsys : 1);
-
-	for (unsigned int k = 0; k < s->nkey; k++)
-		n *= s->key[k].nval;
-	s->pt = calloc(n, sizeof(*s->pt));
-	if (!s->pt)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		struct sw_point *p = &s->pt[i];
-		size_t r = i;
-
-		for (int k = (int)s->nkey - 1; k >= 0; k--) {
-			p->vi[k] = (unsigned int)(r % s->key[k].nval);
-			r /= s->key[k].nval;
-		}
-		p->sys = s->nsys ? s->syss[r % s->nsys] : NULL;
-		r /= s->nsys ? s->nsys : 1;
-		p->wl = s->wls[r];
-		if (!p->sys) {
-			const char *fv[] = { "bench", "--system", s->preset, NULL };
-			enum cmp_family f = ng_cmp_family(s->preset ? 3 : 1,
-							  (char **)fv);
-
-			p->sys = ng_cmp_families[f].ref;
-		}
-		if (point_hash(s, p))
-			return -EINVAL;
-	}
-	s->npt = n;
-	return 0;
-}
-
 void ng_sweep_path(const struct sweep *s, const struct sw_point *p,
 		    const char *ext, char *buf, size_t len)
 {
@@ -358,7 +241,7 @@ static pid_t start(const struct sweep *s, const struct sw_point *p)
 
 	v[0] = "ngemu";
 	v[1] = "bench";
-	point_args(s, p, v + 2, bufs);
+	ng_sweep_point_args(s, p, v + 2, bufs);
 	{
 		int n = 2;
 
@@ -460,7 +343,7 @@ static int sweep_run(struct sweep *s, int argc, char **argv)
 	ret = parse(s, argc, argv);
 	if (ret)
 		return ret;
-	if (plan(s))
+	if (ng_sweep_plan(s))
 		return NG_EXIT_USAGE;
 	snprintf(path, sizeof(path), "%s/points", s->out);
 	if ((mkdir(s->out, 0755) && errno != EEXIST) ||
@@ -480,6 +363,10 @@ static int sweep_run(struct sweep *s, int argc, char **argv)
 			}
 		todo += s->pt[i].status < 0;
 	}
+	for (unsigned int w = 0; w < s->nwl; w++)
+		if (ng_sweep_paper_default(s, s->wls[w]))
+			fprintf(stderr, "ngemu sweep: no paper gives a size for %s: it runs at its default size\n",
+				s->wls[w]);
 	fprintf(stderr, "ngemu sweep: %zu points, %zu to run, %zu kept from before, %zu the same run as another\n",
 		s->npt, todo, s->npt - todo - same, same);
 	if (s->slurm && todo)
@@ -569,7 +456,7 @@ static int sweep_resume(struct sweep *s, int argc, char **argv)
 	if (n < 0)
 		return NG_EXIT_USAGE;
 	ret = parse(s, n, s->argv);
-	if (!ret && plan(s))
+	if (!ret && ng_sweep_plan(s))
 		ret = NG_EXIT_USAGE;
 	if (ret)
 		return ret;

@@ -49,6 +49,18 @@ struct sweep {
 	unsigned int nsbatch;
 };
 
+/*
+ * sweep_plan.c: every point of the sweep with its hash (0, or -EINVAL
+ * after a message); the arguments of point @p's run after "bench"
+ * (NULL-terminated; @bufs holds the grid's options), their count; and
+ * whether workload @wl runs at its default size under "--size paper",
+ * having none from a paper.
+ */
+int ng_sweep_plan(struct sweep *s);
+int ng_sweep_point_args(const struct sweep *s, const struct sw_point *p,
+			char **v, char bufs[][64]);
+bool ng_sweep_paper_default(const struct sweep *s, const char *wl);
+
 /* OUT/points/HASH@ext of point @p. */
 void ng_sweep_path(const struct sweep *s, const struct sw_point *p,
 		   const char *ext, char *buf, size_t len);

@@ -116,6 +116,7 @@ TEST_F(rep, claims_beside_ngemu_and_not_shown_marked)
 	EXPECT_NE(NULL, strstr(md, "| slower (speedup) | Fig. 2 | coalesce vs baseline | 0.5 |"))
 		TH_LOG("%s", md);
 	EXPECT_NE(NULL, strstr(md, "![speed-up over baseline per workload](plot.svg)"));
+	EXPECT_NE(NULL, strstr(md, "Sizes: --size 512K.")) TH_LOG("%s", md);
 	EXPECT_NE(NULL, strstr(svg, "coalesce")) TH_LOG("no plot: is gnuplot installed?");
 	free(csv);
 	free(js);

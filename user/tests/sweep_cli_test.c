@@ -153,6 +153,56 @@ TEST_F(sweep, a_repeated_sweep_runs_nothing)
 	}
 }
 
+/*
+ * Under --size paper a workload no paper sizes runs at its default size:
+ * its point is the one of a sweep without --size. A system that ignores
+ * a grid key runs once for all its values; --collect gathers again.
+ */
+TEST_F(sweep, paper_size_falls_back_and_ignored_keys_run_once)
+{
+	char *csv, *again;
+
+	ASSERT_EQ(0, chdir(self->dir));
+	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("sweep", "--out", "p", "--system", "coda",
+					     "--systems", "fgp", "--workloads", "mm,dc",
+					     "--size", "paper", "--iters", "1")));
+	EXPECT_EQ(0, self->r.status) TH_LOG("%s", self->r.err);
+	EXPECT_NE(NULL, strstr(self->r.err, "no paper gives a size for dc: it runs at its default size"))
+		TH_LOG("%s", self->r.err);
+	EXPECT_EQ(NULL, strstr(self->r.err, "size for mm"));
+	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("sweep", "--out", "p", "--system", "coda",
+					     "--systems", "fgp", "--workloads", "mm,dc",
+					     "--iters", "1")));
+	EXPECT_NE(NULL, strstr(self->r.err, "2 points, 1 to run, 1 kept"))
+		TH_LOG("%s", self->r.err);
+	/* each of these systems sets remote-opt itself */
+	ASSERT_EQ(0, run_cmd(&self->r, SWEEP("g", "--workloads", "spmv",
+					     "--systems", "baseline,coalesce",
+					     "--grid", "remote-opt=coalesce,auto")));
+	EXPECT_EQ(0, self->r.status) TH_LOG("%s", self->r.err);
+	EXPECT_NE(NULL, strstr(self->r.err, "4 points, 2 to run, 0 kept from before, 2 the same run as another"))
+		TH_LOG("%s", self->r.err);
+	EXPECT_EQ(2, points(self->dir, "g"));
+	csv = file(self->dir, "g", "results.csv");
+	{
+		int rows = 0;
+
+		for (const char *c = csv; *c; c++)
+			rows += *c == '\n';
+		EXPECT_EQ(5, rows) TH_LOG("%s", csv);
+	}
+	ASSERT_EQ(0, unlink("g/results.csv"));
+	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("sweep", "--collect", "g")));
+	EXPECT_EQ(0, self->r.status) TH_LOG("%s", self->r.err);
+	again = file(self->dir, "g", "results.csv");
+	EXPECT_STREQ(csv, again);
+	free(csv);
+	free(again);
+	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("sweep", "--collect", ".")));
+	EXPECT_EQ(2, self->r.status);
+	EXPECT_NE(NULL, strstr(self->r.err, "no sweep.args")) TH_LOG("%s", self->r.err);
+}
+
 /* Kill a sweep after its first point, start it again: the rest only. */
 TEST_F(sweep, a_killed_sweep_resumes_with_the_missing_points)
 {

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ngemu sweep's points (sweep.h): workloads x systems x the grid's
+ * values, each with the arguments of its run and the hash of its
+ * configuration as the run resolves it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/numagpu.h>
+
+#include "sweep.h"
+#include "ngemu/config.h"
+#include "ngemu/workloads/workload.h"
+
+/* Whether @v[@i] is "--size paper[/N]" (or "--size=paper..."). */
+static bool paper_size(char *const *v, int n, int i)
+{
+	if (!strncmp(v[i], "--size=paper", 12))
+		return true;
+	return !strcmp(v[i], "--size") && i + 1 < n && !strncmp(v[i + 1], "paper", 5);
+}
+
+bool ng_sweep_paper_default(const struct sweep *s, const char *wl)
+{
+	for (int i = 0; i < s->npass; i++)
+		if (paper_size(s->pass, s->npass, i))
+			return !ng_workload_paper_size(ng_workload_find(wl));
+	return false;
+}
+
+/* The arguments of point @p's run, after "bench" (NULL-terminated). */
+int ng_sweep_point_args(const struct sweep *s, const struct sw_point *p,
+			char **v, char bufs[][64])
+{
+	int n = 0;
+
+	v[n++] = "--compare";
+	v[n++] = (char *)p->wl;
+	v[n++] = "--systems";
+	v[n++] = (char *)p->sys;
+	for (int i = 0; i < s->npass; i++) {
+		/* a workload no paper sizes runs at its default size */
+		if (paper_size(s->pass, s->npass, i) &&
+		    !ng_workload_paper_size(ng_workload_find(p->wl))) {
+			i += strchr(s->pass[i], '=') ? 0 : 1;
+			continue;
+		}
+		v[n++] = s->pass[i];
+	}
+	for (unsigned int k = 0; k < s->nkey; k++) {
+		snprintf(bufs[k], 64, "--%s", s->key[k].name);
+		v[n++] = bufs[k];
+		v[n++] = s->key[k].val[p->vi[k]];
+	}
+	v[n] = NULL;
+	return n;
+}
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ c[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+/*
+ * Point @p's hash: its configuration as `bench --compare` resolves it
+ * (the family's regime, the options, the system's settings), printed;
+ * the workload, the system, the options that are not config keys, and
+ * ngemu's version.
+ */
+static int point_hash(const struct sweep *s, struct sw_point *p)
+{
+	char *v[SW_MAX_ARGS + 2 * SW_MAX_KEYS + 8], *args[SW_MAX_ARGS + 32];
+	char *rest[SW_MAX_ARGS + 32], bufs[SW_MAX_KEYS][64], err[512];
+	const struct cmp_family_info *fam;
+	struct ng_config cfg;
+	int n = ng_sweep_point_args(s, p, v, bufs), na = 0, nrest = 0;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	uint64_t h = 0xcbf29ce484222325ULL;
+	char ver[32];
+
+	/* the family's regime first, as bench --compare starts from it */
+	args[0] = "bench";
+	for (int i = 0; i < n; i++)
+		args[i + 1] = v[i];
+	fam = &ng_cmp_families[ng_cmp_family(n + 1, args)];
+	na = 1;
+	for (size_t i = 0; i < fam->nscaled; i++)
+		args[na++] = (char *)fam->scaled[i];
+	for (int i = 0; i < n; i++)
+		args[na++] = v[i];
+	if (ng_config_from_args(&cfg, na, args, rest, &nrest, err, sizeof(err)) ||
+	    ng_cmp_apply(&cfg, ng_cmp_find(p->sys, strlen(p->sys)), cfg.rdc_size,
+			 err, sizeof(err))) {
+		fprintf(stderr, "ngemu sweep: %s/%s: %s\n", p->wl, p->sys, err);
+		return -EINVAL;
+	}
+	f = open_memstream(&text, &len);
+	if (!f)
+		return -ENOMEM;
+	ng_config_print(&cfg, f);
+	fclose(f);
+	snprintf(ver, sizeof(ver), "%d.%d.%d", NUMAGPU_VERSION_MAJOR,
+		 NUMAGPU_VERSION_MINOR, NUMAGPU_VERSION_PATCH);
+	h = fnv(h, ver, strlen(ver) + 1);
+	h = fnv(h, text, len);
+	for (int i = 0; i < nrest; i++)
+		h = fnv(h, rest[i], strlen(rest[i]) + 1);
+	free(text);
+	snprintf(p->hash, sizeof(p->hash), "%016llx", (unsigned long long)h);
+	return 0;
+}
+
+int ng_sweep_plan(struct sweep *s)
+{
+	size_t n = (size_t)s->nwl * (s->nsys ? s->nsys : 1);
+
+	for (unsigned int k = 0; k < s->nkey; k++)
+		n *= s->key[k].nval;
+	s->pt = calloc(n, sizeof(*s->pt));
+	if (!s->pt)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		struct sw_point *p = &s->pt[i];
+		size_t r = i;
+
+		for (int k = (int)s->nkey - 1; k >= 0; k--) {
+			p->vi[k] = (unsigned int)(r % s->key[k].nval);
+			r /= s->key[k].nval;
+		}
+		p->sys = s->nsys ? s->syss[r % s->nsys] : NULL;
+		r /= s->nsys ? s->nsys : 1;
+		p->wl = s->wls[r];
+		if (!p->sys) {
+			const char *fv[] = { "bench", "--system", s->preset, NULL };
+			enum cmp_family f = ng_cmp_family(s->preset ? 3 : 1,
+							  (char **)fv);
+
+			p->sys = ng_cmp_families[f].ref;
+		}
+		if (point_hash(s, p))
+			return -EINVAL;
+	}
+	s->npt = n;
+	return 0;
+}
