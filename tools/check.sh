@@ -3,7 +3,8 @@
 # run it (called directly, its last line is the summary):
 #   1. build everything (module, libngemu, ngemu, tests, selftests);
 #   2. user-space tests, then again under ASan + UBSan;
-#   3. tests of the project's own tools (TAP runner, summary, VM log checks);
+#   3. tests of the project's own tools (TAP runner, summary, VM log checks,
+#      DKMS, ngemu sweep on a single-node Slurm cluster);
 #   4. kernel coding style of kmod/ (checkpatch.pl);
 #   5. the kselftests in a 4-node VM, once per supported kernel line
 #      (Debian 12's 6.1 and 6.12: tools/kernels.sh), the module built for
