@@ -252,6 +252,15 @@ PAPERS := carve rec dualopt scalegpu coda
 reproduce: user
 	$(Q)for p in $(PAPERS); do $(NGEMU) reproduce $$p --jobs 2 $(REPRODUCE_ARGS); done; true
 
+# One paper at the papers' footprints (--size paper; a workload no paper
+# sizes runs at its default) into reproduce-PAPER-paper/: PAPER=scalegpu
+# takes about 5 minutes here; the others' footprints run to GBs.
+PAPER ?= scalegpu
+.PHONY: reproduce-paper
+reproduce-paper: user
+	$(Q)$(NGEMU) reproduce $(PAPER) --size paper --jobs 2 \
+		--out reproduce-$(PAPER)-paper $(REPRODUCE_ARGS); true
+
 # CODA's workloads under fgp, cgp, cgp-ft and coda (capped and not), the
 # measured categories beside the paper's (Documentation/coda.rst).
 .PHONY: bench-coda
