@@ -238,6 +238,15 @@ int ng_cmd_reproduce(int argc, char **argv)
 			ret = ng_usage_error("reproduce", "option '%s' needs a value", a);
 			goto out;
 		}
+		if (!strncmp(a, "--slurm", 7) || !strncmp(a, "--wait", 6) ||
+		    !strncmp(a, "--collect", 9) || !strncmp(a, "--task", 6) ||
+		    !strncmp(a, "--account", 9) || !strncmp(a, "--partition", 11) ||
+		    !strncmp(a, "--time", 6) || !strncmp(a, "--sbatch-option", 15)) {
+			/* its report needs every result: on a cluster, sweep */
+			ret = ng_usage_error("reproduce", "'%s' is not a reproduce option (run its sweeps with 'ngemu sweep --slurm')",
+					     a);
+			goto out;
+		}
 		if (!strcmp(a, "-o") || !strcmp(a, "--out"))
 			out = argv[++i];
 		else if (!strcmp(a, "--data"))

@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,8 +58,9 @@ static void sweep_usage(FILE *out)
 		"      --system PRESET   the preset every point starts from\n"
 		"      --slurm           submit the points without a result as one Slurm\n"
 		"                        job array (a task per point, 'ngemu sweep --task I\n"
-		"                        DIR'), and a job that runs --collect after it;\n"
-		"                        DIR must be on a filesystem the nodes share\n"
+		"                        DIR/slurm/SUB', SUB the submission's folder), and a\n"
+		"                        job that runs --collect after it; DIR must be on a\n"
+		"                        filesystem the nodes share\n"
 		"      --wait            with --slurm: return when the collecting job ends\n"
 		"      --account A, --partition P, --time T\n"
 		"                        sbatch's options of those names, to both jobs\n"
@@ -130,6 +132,16 @@ static int parse(struct sweep *s, int argc, char **argv)
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			sweep_usage(stdout);
 			exit(NG_EXIT_OK);
+		}
+		if (!strncmp(a, "--account=", 10) || !strncmp(a, "--partition=", 12) ||
+		    !strncmp(a, "--time=", 7) || !strncmp(a, "--sbatch-option=", 16)) {
+			/* OPT=V: as sbatch takes it (--sbatch-option=X: X) */
+			if (s->nsbatch == SW_MAX_SBATCH ||
+			    !(s->sbatch[s->nsbatch] =
+			      strdup(strncmp(a, "--sbatch-option=", 16) ? a : a + 16)))
+				return ng_usage_error("sweep", "too many Slurm options");
+			s->nsbatch++;
+			continue;
 		}
 		if (takes && !val)
 			return ng_usage_error("sweep", "option '%s' needs a value", a);
@@ -231,8 +243,13 @@ void ng_sweep_path(const struct sweep *s, const struct sw_point *p,
 	snprintf(buf, len, "%s/points/%s%s", s->out, p->hash, ext);
 }
 
-/* Start point @p's run, its output into HASH.json.part; the child. */
-static pid_t start(const struct sweep *s, const struct sw_point *p)
+/*
+ * Start point @p's run, its output into HASH.json.XXXXXX and its messages
+ * into HASH.err.XXXXXX, names of its own (@p->tmp), so that two processes
+ * running the same point (a resubmitted job array, another sweep in the
+ * same folder) never write one file; the child.
+ */
+static pid_t start(const struct sweep *s, struct sw_point *p)
 {
 	char *v[SW_MAX_ARGS + 2 * SW_MAX_KEYS + 12], bufs[SW_MAX_KEYS][64];
 	char part[1024];
@@ -250,17 +267,17 @@ static pid_t start(const struct sweep *s, const struct sw_point *p)
 		v[n++] = "--json";
 		v[n] = NULL;
 	}
-	ng_sweep_path(s, p, ".json.part", part, sizeof(part));
-	fd = open(part, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	ng_sweep_path(s, p, ".json.XXXXXX", part, sizeof(part));
+	fd = mkostemp(part, O_CLOEXEC);
 	if (fd < 0)
 		return -1;
+	snprintf(p->tmp, sizeof(p->tmp), "%s", part + strlen(part) - 6);
 	fflush(NULL);
 	pid = fork();
 	if (!pid) {
 		int err;
 
-		/* its messages kept, for a point that fails */
-		ng_sweep_path(s, p, ".err", part, sizeof(part));
+		snprintf(part + strlen(part) - 11, 12, "err.%s", p->tmp);
 		err = open(part, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		dup2(fd, 1);
 		if (err >= 0)
@@ -269,26 +286,32 @@ static pid_t start(const struct sweep *s, const struct sw_point *p)
 		_exit(127);
 	}
 	close(fd);
+	if (pid < 0)
+		unlink(part);
 	return pid;
 }
 
 /* Point @p's run has ended with wait status @st: keep its result or not. */
 static bool finish(const struct sweep *s, struct sw_point *p, int st)
 {
-	char part[1024], path[1024];
+	char part[1024], err[1024], path[1024], ext[16];
 
-	ng_sweep_path(s, p, ".json.part", part, sizeof(part));
+	snprintf(ext, sizeof(ext), ".json.%s", p->tmp);
+	ng_sweep_path(s, p, ext, part, sizeof(part));
+	snprintf(ext, sizeof(ext), ".err.%s", p->tmp);
+	ng_sweep_path(s, p, ext, err, sizeof(err));
 	ng_sweep_path(s, p, ".json", path, sizeof(path));
 	/* 0: verified; 1: ran, not verified: both are results */
 	if (WIFEXITED(st) && WEXITSTATUS(st) <= 1 && !rename(part, path)) {
 		p->status = 0;
-		ng_sweep_path(s, p, ".err", path, sizeof(path));
-		unlink(path);
+		unlink(err);
 		return true;
 	}
 	p->status = 2;
 	unlink(part);
 	ng_sweep_path(s, p, ".err", path, sizeof(path));
+	if (rename(err, path))
+		unlink(err);
 	fprintf(stderr, "%sngemu sweep: %s on %s", isatty(2) ? "\r" : "", p->wl,
 		p->sys);
 	for (unsigned int k = 0; k < s->nkey; k++)
@@ -347,7 +370,7 @@ static int sweep_run(struct sweep *s, int argc, char **argv)
 		return NG_EXIT_USAGE;
 	snprintf(path, sizeof(path), "%s/points", s->out);
 	if ((mkdir(s->out, 0755) && errno != EEXIST) ||
-	    (mkdir(path, 0755) && errno != EEXIST) || ng_sweep_save_args(s)) {
+	    (mkdir(path, 0755) && errno != EEXIST) || ng_sweep_save_args(s, s->out)) {
 		fprintf(stderr, "ngemu sweep: cannot make %s: %s\n", path,
 			strerror(errno));
 		return NG_EXIT_FAIL;
@@ -432,27 +455,32 @@ int ng_sweep_collect(struct sweep *s, size_t ran, size_t failed)
 }
 
 /*
- * ngemu sweep --collect DIR and --task I DIR: the sweep that DIR holds
- * (DIR/sweep.args) planned again, then its results gathered, or the
- * points of task I of its Slurm job array run.
+ * ngemu sweep --collect DIR and --task I SUB: the sweep that DIR (or the
+ * submission's folder SUB, DIR/slurm/SUB) holds in sweep.args planned
+ * again, then its results gathered, or the points of task I of the Slurm
+ * job array submitted from SUB run.
  */
 static int sweep_resume(struct sweep *s, int argc, char **argv)
 {
 	bool collect = !strcmp(argv[1], "--collect");
+	char sub[PATH_MAX];
 	unsigned long task = 0;
 	char *end;
 	int n, ret;
 
 	if (argc != (collect ? 3 : 4))
 		return ng_usage_error("sweep", collect ? "--collect DIR takes nothing else" :
-				      "--task I DIR takes nothing else");
+				      "--task I SUB takes nothing else");
 	if (!collect) {
 		task = strtoul(argv[2], &end, 10);
 		if (!*argv[2] || *end)
 			return ng_usage_error("sweep", "--task: '%s' is not a task index",
 					      argv[2]);
 	}
-	n = ng_sweep_load_args(s, argv[argc - 1]);
+	/* its folder's full name: loading moves to the sweep's folder */
+	if (!realpath(argv[argc - 1], sub))
+		return ng_usage_error("sweep", "%s: %s", argv[argc - 1], strerror(errno));
+	n = ng_sweep_load_args(s, sub, !collect);
 	if (n < 0)
 		return NG_EXIT_USAGE;
 	ret = parse(s, n, s->argv);
@@ -460,7 +488,7 @@ static int sweep_resume(struct sweep *s, int argc, char **argv)
 		ret = NG_EXIT_USAGE;
 	if (ret)
 		return ret;
-	return collect ? ng_sweep_collect(s, 0, 0) : ng_sweep_task(s, task);
+	return collect ? ng_sweep_collect(s, 0, 0) : ng_sweep_task(s, task, sub);
 }
 
 int ng_cmd_sweep(int argc, char **argv)

@@ -242,6 +242,18 @@ static int check_figs(const char *path, struct rp_paper *p)
 			return ng_usage_error("reproduce", "%s: figure %s: '%s' is not in the experiment's workloads or systems",
 					      path, f->id, m);
 	}
+	for (unsigned int i = 0; i < p->n; i++) {
+		const struct rp_claim *c = &p->c[i];
+		const char *m = missing(c->wls, p->workloads);
+
+		if (!m)
+			m = missing(c->sys, p->systems);
+		if (!m)
+			m = missing(c->ref, p->systems);
+		if (m || !c->sys[0])
+			return ng_usage_error("reproduce", "%s: claim %s: '%s' is not in the experiment's workloads or systems",
+					      path, c->id, m ? m : "");
+	}
 	for (unsigned int i = 0; i < p->nval; i++) {
 		const struct rp_val *x = &p->v[i];
 		const struct rp_fig *f = NULL;

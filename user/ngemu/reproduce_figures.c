@@ -17,6 +17,7 @@
 
 #include "commands.h"
 #include "reproduce.h"
+#include "sweep.h"
 #include "ngemu/config.h"
 #include "ngemu/util/json.h"
 
@@ -105,28 +106,36 @@ static double paper_value(const struct rp_paper *p, const struct rp_fig *f,
 	return 0;
 }
 
-/* A figure's table: @rows x @cols, ngemu's and the paper's values. */
+/*
+ * A figure's table: @rows x @cols, ngemu's and the paper's values, and
+ * whether a run behind ngemu's did not verify its result.
+ */
 struct rp_table {
 	char *row[80], *col[RP_MAX_COLS];
 	unsigned int nrow, ncol;
 	double ngemu[80][RP_MAX_COLS], paper[80][RP_MAX_COLS];
+	bool unverified[80][RP_MAX_COLS];
 	char rbuf[1024], cbuf[512];
 };
 
-/* ngemu's value of a figure of bars at workload @wl, system @sys. */
-static double bar_value(const struct rp_fig *f, const struct rp_row *r,
-			unsigned int n, const char *wl, const char *sys)
+/*
+ * ngemu's value of figure @f at workload @wl and column @c: a system
+ * (bars), or a value of the key; *@unver set when a run did not verify.
+ */
+static double value(const struct rp_fig *f, const struct rp_row *r,
+		    unsigned int n, const char *wl, const char *c, bool *unver)
 {
-	return ng_rp_ratio(f->metric, ng_rp_row(r, n, wl, sys, ""),
-			   ng_rp_row(r, n, wl, f->ref, ""));
-}
+	const struct rp_row *a, *b;
 
-/* ... of a figure over a key at workload @wl, the key's value @v. */
-static double key_value(const struct rp_fig *f, const struct rp_row *r,
-			unsigned int n, const char *wl, const char *v)
-{
-	return ng_rp_ratio(f->metric, ng_rp_row(r, n, wl, f->sys, v),
-			   ng_rp_row(r, n, wl, f->ref, f->ref_at[0] ? f->ref_at : v));
+	if (f->key[0]) {
+		a = ng_rp_row(r, n, wl, f->sys, c);
+		b = ng_rp_row(r, n, wl, f->ref, f->ref_at[0] ? f->ref_at : c);
+	} else {
+		a = ng_rp_row(r, n, wl, c, "");
+		b = ng_rp_row(r, n, wl, f->ref, "");
+	}
+	*unver |= (a && !a->verified) || (b && !b->verified);
+	return ng_rp_ratio(f->metric, a, b);
 }
 
 static void fill(const struct rp_paper *p, const struct rp_fig *f,
@@ -156,14 +165,13 @@ static void fill(const struct rp_paper *p, const struct rp_fig *f,
 			const char *w = keyed ? t->col[j] : t->row[i];
 			const char *c = keyed ? t->row[i] : t->col[j];
 			struct rp_mean m = { .geo = !strcmp(f->metric, "speedup") };
+			bool *u = &t->unverified[i][j];
 
 			if (strcmp(w, "mean")) {
-				t->ngemu[i][j] = keyed ? key_value(f, r, n, w, c) :
-					       bar_value(f, r, n, w, c);
+				t->ngemu[i][j] = value(f, r, n, w, c, u);
 			} else {
 				for (unsigned int k = 0; k < nwl; k++)
-					ng_rp_mean_add(&m, keyed ? key_value(f, r, n, wl[k], c) :
-						       bar_value(f, r, n, wl[k], c));
+					ng_rp_mean_add(&m, value(f, r, n, wl[k], c, u));
 				t->ngemu[i][j] = ng_rp_mean(&m);
 			}
 			t->paper[i][j] = paper_value(p, f, w, c);
@@ -270,17 +278,16 @@ static void plot(const char *dir, const struct rp_fig *f,
 		fprintf(g, "\n");
 	}
 	fclose(g);
-	snprintf(path, sizeof(path), "cd '%s' && gnuplot %s.gp 2>/dev/null", dir,
-		 f->id);
-	if (system(path))
+	snprintf(path, sizeof(path), "%s.gp", f->id);
+	if (ng_gnuplot(dir, path))
 		fprintf(stderr, "ngemu reproduce: gnuplot did not draw %s/%s.gp (is gnuplot installed?)\n",
 			dir, f->id);
 }
 
-static void cell(FILE *md, double ngemu, double paper)
+static void cell(FILE *md, double ngemu, double paper, bool unverified)
 {
 	if (!isnan(ngemu))
-		fprintf(md, " %.3g", ngemu);
+		fprintf(md, " %.3g%s", ngemu, unverified ? "*" : "");
 	else
 		fprintf(md, " -");
 	if (paper > 0)
@@ -314,7 +321,7 @@ void ng_rp_write_figures(const char *out, const struct rp_paper *p,
 		free(kr);
 		return;
 	}
-	fprintf(all, "figure,source,metric,row,column,ngemu,paper,ngemu_over_paper\n");
+	fprintf(all, "figure,source,metric,row,column,ngemu,paper,ngemu_over_paper,verified\n");
 	ng_json_init(&j, js, true);
 	ng_json_array_begin(&j);
 	if (p->nfig)
@@ -325,6 +332,7 @@ void ng_rp_write_figures(const char *out, const struct rp_paper *p,
 		const struct rp_fig *f = &p->f[i];
 		const struct rp_row *rows = r;
 		unsigned int nr = n;
+		bool unver = false;
 
 		if (f->key[0]) {
 			snprintf(path, sizeof(path), "%s/sweeps/%s", out, f->id);
@@ -349,13 +357,15 @@ void ng_rp_write_figures(const char *out, const struct rp_paper *p,
 			for (unsigned int c = 0; c < t->ncol; c++) {
 				double x = t->ngemu[a][c], y = t->paper[a][c];
 
-				cell(md, x, y);
+				cell(md, x, y, t->unverified[a][c]);
+				unver |= t->unverified[a][c];
 				/* no value: an empty field, null in JSON */
 				fprintf(all, "%s,\"%s\",%s,%s,%s,", f->id, f->source,
 					f->metric, t->row[a], t->col[c]);
 				fprintf(all, isnan(x) ? "," : "%.6g,", x);
 				fprintf(all, y > 0 ? "%.6g," : ",", y);
-				fprintf(all, y > 0 && !isnan(x) ? "%.6g\n" : "\n", x / y);
+				fprintf(all, y > 0 && !isnan(x) ? "%.6g," : ",", x / y);
+				fprintf(all, "%s\n", t->unverified[a][c] ? "false" : "true");
 				ng_json_object_begin(&j);
 				ng_json_kv_string(&j, "figure", f->id);
 				ng_json_kv_string(&j, "row", t->row[a]);
@@ -363,10 +373,14 @@ void ng_rp_write_figures(const char *out, const struct rp_paper *p,
 				ng_json_kv_double(&j, "ngemu", x);
 				ng_json_kv_double(&j, "paper", y > 0 ? y : NAN);
 				ng_json_kv_double(&j, "ngemu_over_paper", y > 0 ? x / y : NAN);
+				ng_json_kv_bool(&j, "verified", !t->unverified[a][c]);
 				ng_json_object_end(&j);
 			}
 			fprintf(md, "\n");
 		}
+		if (unver)
+			fprintf(md, "\n\\* a run behind it did not verify its result (a system\n"
+				"without coherence reads stale data): its modeled time is kept.\n");
 		if (f->note[0])
 			fprintf(md, "\nWhere ngemu differs: %s\n", f->note);
 		fprintf(md, "\n![%s](figures/%s.svg)\n", f->id, f->id);

@@ -26,6 +26,7 @@ struct sw_point {
 	const char *wl, *sys;
 	unsigned int vi[SW_MAX_KEYS];	/* value of each grid key */
 	char hash[17];
+	char tmp[8];			/* its run's files' own suffix */
 	int status;			/* -1 to run, 0 done, > 0 failed */
 	double modeled_s;		/* 0: no result */
 };
@@ -81,12 +82,13 @@ int ng_sweep_gather(struct sweep *s);
 int ng_sweep_collect(struct sweep *s, size_t ran, size_t failed);
 
 /*
- * sweep_slurm.c: the sweep's arguments kept in OUT/sweep.args (0 or -1,
- * errno set) and read back into s->argv, with "--out DIR" (their count,
- * or -1 after a message).
+ * sweep_slurm.c: the sweep's arguments kept in DIR/sweep.args (0 or -1,
+ * errno set) and read back into s->argv with "--out OUT" (their count,
+ * or -1 after a message), where OUT is DIR, or for a @task's folder
+ * OUT/slurm/SUB two up.
  */
-int ng_sweep_save_args(const struct sweep *s);
-int ng_sweep_load_args(struct sweep *s, const char *dir);
+int ng_sweep_save_args(const struct sweep *s, const char *dir);
+int ng_sweep_load_args(struct sweep *s, const char *dir, bool task);
 
 /*
  * --slurm: the @todo points without a result submitted as one Slurm job
@@ -94,13 +96,19 @@ int ng_sweep_load_args(struct sweep *s, const char *dir);
  */
 int ng_sweep_slurm(struct sweep *s, size_t todo);
 
-/* --task I: the points of the job array's task @task run; exit status. */
-int ng_sweep_task(struct sweep *s, unsigned long task);
+/*
+ * --task I SUB: the points of task @task of the job array submitted from
+ * folder @sub run; the exit status.
+ */
+int ng_sweep_task(struct sweep *s, unsigned long task, const char *sub);
 
 /*
  * OUT/plot.dat and OUT/plot.gp (kept for restyling), then gnuplot's
  * plot.svg and plot.png from them.
  */
 void ng_sweep_plot(const struct sweep *s);
+
+/* gnuplot SCRIPT run in folder DIR (no shell); 0 when it drew. */
+int ng_gnuplot(const char *dir, const char *script);
 
 #endif /* NGEMU_SWEEP_H */

@@ -3,9 +3,12 @@
  * ngemu sweep's plots (sweep.h): the data and a gnuplot script written
  * next to the results, so that a user can restyle them, then drawn.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "sweep.h"
 
@@ -137,10 +140,29 @@ void ng_sweep_plot(const struct sweep *s)
 	}
 	fclose(d);
 	fclose(g);
-	snprintf(path, sizeof(path), "cd '%s' && gnuplot plot.gp 2>/dev/null",
-		 s->out);
-	if (system(path))
+	if (ng_gnuplot(s->out, "plot.gp"))
 		fprintf(stderr, "ngemu sweep: gnuplot did not draw %s/plot.gp (is gnuplot installed?)\n",
 			s->out);
+}
+
+int ng_gnuplot(const char *dir, const char *script)
+{
+	pid_t pid;
+	int st;
+
+	fflush(NULL);
+	pid = fork();
+	if (!pid) {
+		int nul = open("/dev/null", O_WRONLY);
+
+		if (nul >= 0)
+			dup2(nul, 2);
+		if (!chdir(dir))
+			execlp("gnuplot", "gnuplot", script, (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid)
+		return -1;
+	return WIFEXITED(st) && !WEXITSTATUS(st) ? 0 : -1;
 }
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sweep.h"
 #include "ngemu/util/json.h"
@@ -63,6 +64,20 @@ static const char *const sw_fields[] = {
 };
 #define SW_NFIELDS (sizeof(sw_fields) / sizeof(sw_fields[0]))
 
+/*
+ * OUT/results@ext written under a name of this process's own, then
+ * renamed: two collecting jobs never mix their rows in one file.
+ */
+static void put(const struct sweep *s, const char *ext)
+{
+	char part[1024], path[1024];
+
+	snprintf(part, sizeof(part), "%s/results%s.%d", s->out, ext, (int)getpid());
+	snprintf(path, sizeof(path), "%s/results%s", s->out, ext);
+	if (rename(part, path))
+		unlink(part);
+}
+
 /* results.csv and results.json from the points' files. */
 int ng_sweep_gather(struct sweep *s)
 {
@@ -70,9 +85,9 @@ int ng_sweep_gather(struct sweep *s)
 	FILE *csv, *js;
 	struct ng_json j;
 
-	snprintf(path, sizeof(path), "%s/results.csv", s->out);
+	snprintf(path, sizeof(path), "%s/results.csv.%d", s->out, (int)getpid());
 	csv = fopen(path, "w");
-	snprintf(path, sizeof(path), "%s/results.json", s->out);
+	snprintf(path, sizeof(path), "%s/results.json.%d", s->out, (int)getpid());
 	js = fopen(path, "w");
 	if (!csv || !js) {
 		if (csv)
@@ -134,5 +149,7 @@ int ng_sweep_gather(struct sweep *s)
 	ng_json_finish(&j);
 	fclose(csv);
 	fclose(js);
+	put(s, ".csv");
+	put(s, ".json");
 	return 0;
 }

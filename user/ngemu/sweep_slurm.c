@@ -2,14 +2,17 @@
 /*
  * ngemu sweep on a Slurm cluster (sweep.h). The sweep's arguments are
  * kept in OUT/sweep.args, so that any later process, on any node that
- * shares the folder, plans the same points with the same hashes:
- * `--slurm` writes the hashes of the points without a result in
- * OUT/slurm/points.txt and submits one job array whose task I runs
- * `ngemu sweep --task I OUT` (the points I, I + N, ... of the list), then
- * one job, after the array whatever its outcome, that runs `ngemu sweep
- * --collect OUT` to gather the results and draw the plots. A point's
- * result is written and renamed exactly as in a local run, so that a
- * cluster run, a local run and a mix of both give the same files.
+ * shares the folder, plans the same points with the same hashes.
+ * `--slurm` makes a folder of its own for the submission, OUT/slurm/SUB,
+ * with a copy of the arguments, the hashes of the points without a result
+ * (points.txt), the jobs' scripts and logs; it submits one job array
+ * whose task I runs `ngemu sweep --task I OUT/slurm/SUB` (the points I,
+ * I + N, ... of the list), then one job, after the array whatever its
+ * outcome, that runs `ngemu sweep --collect OUT` to gather the results
+ * and draw the plots. A resubmission, while an earlier array still runs,
+ * changes none of its files; a point's result is written under a name of
+ * its own and renamed exactly as in a local run, so that a cluster run, a
+ * local run and a mix of both give the same files.
  */
 #include <errno.h>
 #include <limits.h>
@@ -18,6 +21,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sweep.h"
@@ -26,7 +30,7 @@
 /* Slurm's default MaxArraySize is 1001: more points share a task. */
 #define SW_MAX_TASKS	1000
 
-int ng_sweep_save_args(const struct sweep *s)
+int ng_sweep_save_args(const struct sweep *s, const char *dir)
 {
 	char path[PATH_MAX], cwd[PATH_MAX];
 	FILE *f;
@@ -39,7 +43,7 @@ int ng_sweep_save_args(const struct sweep *s)
 			return -1;
 		}
 	}
-	snprintf(path, sizeof(path), "%s/sweep.args", s->out);
+	snprintf(path, sizeof(path), "%s/sweep.args", dir);
 	f = fopen(path, "w");
 	if (!f)
 		return -1;
@@ -56,7 +60,7 @@ static int load_error(const char *dir, const char *what)
 	return -1;
 }
 
-int ng_sweep_load_args(struct sweep *s, const char *dir)
+int ng_sweep_load_args(struct sweep *s, const char *dir, bool task)
 {
 	char abs[PATH_MAX], path[PATH_MAX + 16], *save = NULL;
 	size_t len, cap = 4;
@@ -67,6 +71,14 @@ int ng_sweep_load_args(struct sweep *s, const char *dir)
 	if (!realpath(dir, abs))
 		return load_error(dir, strerror(errno));
 	snprintf(path, sizeof(path), "%s/sweep.args", abs);
+	/* a task's folder is OUT/slurm/SUB: OUT is two up */
+	for (int up = 0; task && up < 2; up++) {
+		char *slash = strrchr(abs, '/');
+
+		if (!slash || slash == abs)
+			return load_error(dir, "not a submission's folder (OUT/slurm/SUB)");
+		*slash = '\0';
+	}
 	f = fopen(path, "r");
 	if (!f)
 		return load_error(dir, "no sweep.args: not a sweep's folder");
@@ -95,10 +107,17 @@ int ng_sweep_load_args(struct sweep *s, const char *dir)
 	     l = strtok_r(NULL, "\n", &save)) {
 		if (l[0] == '#')
 			continue;
-		if (!strncmp(l, "arg ", 4))
+		if (!strncmp(l, "arg ", 4)) {
 			s->argv[n++] = l + 4;
-		else if (strncmp(l, "cwd ", 4) || chdir(l + 4))
-			return load_error(path, "a line is not 'arg' or a 'cwd' that exists");
+		} else if (strncmp(l, "cwd ", 4)) {
+			return load_error(path, "a line is not 'arg' or 'cwd'");
+		} else if (chdir(l + 4)) {
+			/* a task needs the sweep's own folder, a collect may do without */
+			if (task)
+				return load_error(l + 4, strerror(errno));
+			fprintf(stderr, "ngemu sweep: %s: %s (the sweep's folder): options naming files may not find them\n",
+				l + 4, strerror(errno));
+		}
 	}
 	s->argv[n++] = "--out";
 	s->argv[n++] = s->argtext + size + 1;
@@ -156,7 +175,7 @@ static int write_script(const char *path, const char *exe, const char *args)
 /* The points without a result, and the number of tasks, in points.txt. */
 static int write_points(const struct sweep *s, const char *dir, size_t ntask)
 {
-	char path[PATH_MAX + 32];
+	char path[PATH_MAX + 64];
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/points.txt", dir);
@@ -176,11 +195,21 @@ static int slurm_error(const char *what, const char *why)
 	return NG_EXIT_FAIL;
 }
 
+/* OUT/slurm/SUB, a folder of this submission's own, in @sub. */
+static int make_sub(const char *out, char *sub, size_t len)
+{
+	snprintf(sub, len, "%s/slurm", out);
+	if (mkdir(sub, 0755) && errno != EEXIST)
+		return -1;
+	snprintf(sub, len, "%s/slurm/%ld-%d", out, (long)time(NULL), (int)getpid());
+	return mkdir(sub, 0755);
+}
+
 int ng_sweep_slurm(struct sweep *s, size_t todo)
 {
-	char out[PATH_MAX], exe[PATH_MAX], cwd[PATH_MAX], dir[PATH_MAX + 8];
-	char sh[PATH_MAX + 32], cs[PATH_MAX + 32], args[PATH_MAX + 64];
-	char arr[32], log[PATH_MAX + 48], clog[PATH_MAX + 48], dep[96];
+	char out[PATH_MAX], exe[PATH_MAX], cwd[PATH_MAX], sub[PATH_MAX + 40];
+	char sh[PATH_MAX + 64], cs[PATH_MAX + 64], args[PATH_MAX + 96];
+	char arr[32], log[PATH_MAX + 80], clog[PATH_MAX + 80], dep[96];
 	char chd[PATH_MAX + 16], id[64], cid[64];
 	char *v[SW_MAX_SBATCH + 12];
 	size_t ntask = todo < SW_MAX_TASKS ? todo : SW_MAX_TASKS;
@@ -192,12 +221,12 @@ int ng_sweep_slurm(struct sweep *s, size_t todo)
 	exe[n] = '\0';
 	if (strchr(out, '\'') || strchr(exe, '\''))
 		return slurm_error(out, "a name with a quote");
-	snprintf(dir, sizeof(dir), "%s/slurm", out);
-	snprintf(sh, sizeof(sh), "%s/point.sh", dir);
-	snprintf(cs, sizeof(cs), "%s/collect.sh", dir);
-	if ((mkdir(dir, 0755) && errno != EEXIST) || write_points(s, dir, ntask))
-		return slurm_error(dir, strerror(errno));
-	snprintf(args, sizeof(args), "--task \"$SLURM_ARRAY_TASK_ID\" '%s'", out);
+	if (make_sub(out, sub, sizeof(sub)) || ng_sweep_save_args(s, sub) ||
+	    write_points(s, sub, ntask))
+		return slurm_error(sub, strerror(errno));
+	snprintf(sh, sizeof(sh), "%s/point.sh", sub);
+	snprintf(cs, sizeof(cs), "%s/collect.sh", sub);
+	snprintf(args, sizeof(args), "--task \"$SLURM_ARRAY_TASK_ID\" '%s'", sub);
 	if (write_script(sh, exe, args))
 		return slurm_error(sh, strerror(errno));
 	snprintf(args, sizeof(args), "--collect '%s'", out);
@@ -205,7 +234,7 @@ int ng_sweep_slurm(struct sweep *s, size_t todo)
 		return slurm_error(cs, strerror(errno));
 
 	snprintf(arr, sizeof(arr), "--array=0-%zu", ntask - 1);
-	snprintf(log, sizeof(log), "--output=%s/point-%%A_%%a.log", dir);
+	snprintf(log, sizeof(log), "--output=%s/point-%%A_%%a.log", sub);
 	snprintf(chd, sizeof(chd), "--chdir=%s", cwd);
 	v[k++] = "sbatch";
 	v[k++] = "--parsable";
@@ -224,7 +253,7 @@ int ng_sweep_slurm(struct sweep *s, size_t todo)
 		todo, id, ntask);
 
 	snprintf(dep, sizeof(dep), "--dependency=afterany:%s", id);
-	snprintf(clog, sizeof(clog), "--output=%s/collect.log", dir);
+	snprintf(clog, sizeof(clog), "--output=%s/collect.log", sub);
 	v[2] = "--job-name=ngemu-collect";
 	v[3] = dep;
 	v[4] = clog;
@@ -238,20 +267,20 @@ int ng_sweep_slurm(struct sweep *s, size_t todo)
 	rc = sbatch(v, cid, sizeof(cid));
 	if (!cid[0])
 		return slurm_error("sbatch", "the collecting job was not submitted");
-	printf("ngemu sweep: job %s runs 'ngemu sweep --collect %s' after job %s%s\n",
+	printf("ngemu sweep: job %s runs 'ngemu sweep --collect %s' after job %s%s%s\n",
 	       cid, out, id, !s->wait ? "" :
-	       rc ? ": it failed (see slurm/collect.log)" : ": done");
+	       rc ? ": it failed, see " : ": done", s->wait && rc ? clog + 9 : "");
 	return rc ? NG_EXIT_FAIL : NG_EXIT_OK;
 }
 
-int ng_sweep_task(struct sweep *s, unsigned long task)
+int ng_sweep_task(struct sweep *s, unsigned long task, const char *sub)
 {
 	char path[PATH_MAX + 32], line[64];
 	unsigned long ntask = 0, k = 0;
 	size_t ran = 0, failed = 0;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/slurm/points.txt", s->out);
+	snprintf(path, sizeof(path), "%s/points.txt", sub);
 	f = fopen(path, "r");
 	if (!f || !fgets(line, sizeof(line), f) ||
 	    sscanf(line, "tasks %lu", &ntask) != 1 || !ntask || task >= ntask) {

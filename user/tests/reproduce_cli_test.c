@@ -218,6 +218,32 @@ static int refused(FIXTURE_DATA(rep) *self, const char *lines, const char *err)
 	return self->r.status;
 }
 
+/* A cell whose run did not verify is marked, in the table and the CSV. */
+TEST_F(rep, an_unverified_run_is_marked)
+{
+	char *figs, *md;
+	FILE *f = fopen(self->data, "w");
+
+	ASSERT_NE(NULL, f);
+	/* no coherence: rwshare reads what another GPU wrote, stale */
+	fprintf(f, "preset carve\nreference numa-gpu\nworkloads rwshare\n"
+		"systems numa-gpu,carve-none,carve-hwc\n"
+		"claim c | s | speedup | carve-hwc | 2 | x\n"
+		"figure f | s | speedup | carve-none,carve-hwc\n");
+	fclose(f);
+	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("reproduce", "test", "--data",
+					     self->data, "--out", self->out)));
+	figs = file(self->out, "figures.csv");
+	md = file(self->out, "report.md");
+	EXPECT_NE(NULL, strstr(figs, ",rwshare,carve-none,")) TH_LOG("%s", figs);
+	EXPECT_NE(NULL, strstr(strstr(figs, ",rwshare,carve-none,"), ",false\n"));
+	EXPECT_NE(NULL, strstr(strstr(figs, ",rwshare,carve-hwc,"), ",true\n"));
+	EXPECT_NE(NULL, strstr(md, "* |")) TH_LOG("%s", md);
+	EXPECT_NE(NULL, strstr(md, "a run behind it did not verify its result"));
+	free(figs);
+	free(md);
+}
+
 TEST_F(rep, bad_input_is_a_usage_error)
 {
 	FILE *f;
@@ -244,6 +270,14 @@ TEST_F(rep, bad_input_is_a_usage_error)
 			     "paper g | mean | coalesce | 2 | w\n",
 			     "paper g: no such figure"));
 	EXPECT_EQ(2, refused(self, "note g | why\n", "cannot read this 'note' line"));
+	/* a claim of a system the experiment does not run */
+	EXPECT_EQ(2, refused(self, "claim d | s | speedup | rdma-cache | 2 | x\n",
+			     "claim d: 'rdma-cache' is not in the experiment's"));
+	/* its report needs every result: no Slurm here */
+	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("reproduce", "test", "--data", self->data,
+					     "--slurm")));
+	EXPECT_EQ(2, self->r.status);
+	EXPECT_NE(NULL, strstr(self->r.err, "'--slurm' is not a reproduce option"));
 	/* a sweep over a key ngemu does not have */
 	EXPECT_EQ(2, refused(self, "sweep s | s | speedup | coalesce | no-such-key=1,2\n",
 			     "cannot read this 'sweep' line"));

@@ -303,6 +303,19 @@ TEST_F(sweep, bad_options_are_usage_errors)
 	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("sweep")));
 	EXPECT_EQ(2, self->r.status);
 	EXPECT_NE(NULL, strstr(self->r.err, "--workloads"));
+	/* sbatch's options, in both forms, only with --slurm */
+	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("sweep", "--workloads", "spmv",
+					     "--partition=debug")));
+	EXPECT_EQ(2, self->r.status);
+	EXPECT_NE(NULL, strstr(self->r.err, "'--partition=debug' goes with --slurm"))
+		TH_LOG("%s", self->r.err);
+	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("sweep", "--workloads", "spmv",
+					     "--account", "a")));
+	EXPECT_EQ(2, self->r.status);
+	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("sweep", "--workloads", "spmv", "--wait")));
+	EXPECT_EQ(2, self->r.status);
+	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("sweep", "--task", "x", ".")));
+	EXPECT_EQ(2, self->r.status);
 	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("sweep", "--help")));
 	EXPECT_EQ(0, self->r.status);
 	EXPECT_NE(NULL, strstr(self->r.out, "--grid K=V1,V2"));
