@@ -380,7 +380,7 @@ void ng_rp_write_figures(const char *out, const struct rp_paper *p,
 		}
 		if (unver)
 			fprintf(md, "\n\\* a run behind it did not verify its result (a system\n"
-				"without coherence reads stale data): its modeled time is kept.\n");
+				"without coherence reads stale data); its values are kept.\n");
 		if (f->note[0])
 			fprintf(md, "\nWhere ngemu differs: %s\n", f->note);
 		fprintf(md, "\n![%s](figures/%s.svg)\n", f->id, f->id);
