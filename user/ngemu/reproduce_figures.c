@@ -212,17 +212,10 @@ static void plot(const char *dir, const struct rp_fig *f,
 	unsigned int col = 2;
 	FILE *d, *g;
 
-	snprintf(path, sizeof(path), "%s/%s.dat", dir, f->id);
-	d = fopen(path, "w");
-	snprintf(path, sizeof(path), "%s/%s.gp", dir, f->id);
-	g = fopen(path, "w");
-	if (!d || !g) {
-		if (d)
-			fclose(d);
-		if (g)
-			fclose(g);
+	snprintf(q1, sizeof(q1), "%s.dat", f->id);
+	snprintf(q2, sizeof(q2), "%s.gp", f->id);
+	if (ng_sweep_create2(dir, q1, &d, q2, &g))
 		return;
-	}
 	for (unsigned int i = 0; i < t->nrow; i++)
 		for (unsigned int j = 0; j < t->ncol; j++)
 			has[j] |= t->paper[i][j] > 0;

@@ -7,6 +7,7 @@
 #define NGEMU_SWEEP_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 
 #include "bench.h"
@@ -107,6 +108,13 @@ int ng_sweep_task(struct sweep *s, unsigned long task, const char *sub);
  * plot.svg and plot.png from them.
  */
 void ng_sweep_plot(const struct sweep *s);
+
+/*
+ * DIR/@a and DIR/@b created for writing, both or neither (sweep_results.c):
+ * 0, or -errno with neither open.
+ */
+int ng_sweep_create2(const char *dir, const char *a, FILE **fa,
+		     const char *b, FILE **fb);
 
 /* gnuplot SCRIPT run in folder DIR (no shell); 0 when it drew. */
 int ng_gnuplot(const char *dir, const char *script);

@@ -41,21 +41,12 @@ static void series_title(const struct sweep *s, const struct sw_point *p,
  */
 void ng_sweep_plot(const struct sweep *s)
 {
-	char path[1024], title[256];
+	char title[256];
 	FILE *d, *g;
 	bool bars = !s->nkey;
 
-	snprintf(path, sizeof(path), "%s/plot.dat", s->out);
-	d = fopen(path, "w");
-	snprintf(path, sizeof(path), "%s/plot.gp", s->out);
-	g = fopen(path, "w");
-	if (!d || !g) {
-		if (d)
-			fclose(d);
-		if (g)
-			fclose(g);
+	if (ng_sweep_create2(s->out, "plot.dat", &d, "plot.gp", &g))
 		return;
-	}
 	fprintf(g, "# ngemu sweep's plot: edit and run 'gnuplot plot.gp' here\n"
 		"set datafile separator '\t'\n"
 		"set key outside right top\n"

@@ -78,25 +78,40 @@ static void put(const struct sweep *s, const char *ext)
 		unlink(part);
 }
 
+int ng_sweep_create2(const char *dir, const char *a, FILE **fa,
+		     const char *b, FILE **fb)
+{
+	char path[1024];
+	int err;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, a);
+	*fa = fopen(path, "w");
+	snprintf(path, sizeof(path), "%s/%s", dir, b);
+	*fb = *fa ? fopen(path, "w") : NULL;
+	if (*fb)
+		return 0;
+	err = -errno;
+	if (*fa)
+		fclose(*fa);
+	*fa = NULL;
+	return err;
+}
+
 /* results.csv and results.json from the points' files. */
 int ng_sweep_gather(struct sweep *s)
 {
-	char path[1024], val[64];
+	char path[1024], val[64], a[32], b[32];
 	FILE *csv, *js;
 	struct ng_json j;
+	int err;
 
-	snprintf(path, sizeof(path), "%s/results.csv.%d", s->out, (int)getpid());
-	csv = fopen(path, "w");
-	snprintf(path, sizeof(path), "%s/results.json.%d", s->out, (int)getpid());
-	js = fopen(path, "w");
-	if (!csv || !js) {
-		if (csv)
-			fclose(csv);
-		if (js)
-			fclose(js);
+	snprintf(a, sizeof(a), "results.csv.%d", (int)getpid());
+	snprintf(b, sizeof(b), "results.json.%d", (int)getpid());
+	err = ng_sweep_create2(s->out, a, &csv, b, &js);
+	if (err) {
 		fprintf(stderr, "ngemu sweep: cannot write the results in %s: %s\n",
-			s->out, strerror(errno));
-		return -errno;
+			s->out, strerror(-err));
+		return err;
 	}
 	fprintf(csv, "hash,workload,system");
 	for (unsigned int k = 0; k < s->nkey; k++)
