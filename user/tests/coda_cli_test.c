@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kselftest_harness.h"
+#include "ng_test.h"
 
 #include "ngemu/workloads/workload.h"
 #include "run_cmd.h"
@@ -32,7 +32,7 @@ FIXTURE_TEARDOWN(coda)
 	(void)self;
 }
 
-TEST_F_TIMEOUT(coda, workloads_verify_and_catch_one_wrong_element, 300)
+TEST_F(coda, workloads_verify_and_catch_one_wrong_element)
 {
 	EXPECT_LE(5, suite_verifies(_metadata, &self->r, NG_SUITE_CODA, "coda",
 				   "\ncoda       B per structure (profile)"));

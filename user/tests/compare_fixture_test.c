@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
+#include "ng_test.h"
 
 #include "run_cmd.h"
 
@@ -156,7 +156,7 @@ FIXTURE_TEARDOWN(compare)
 {
 }
 
-TEST_F_TIMEOUT(compare, output_is_the_fixture, 300)
+TEST_F(compare, output_is_the_fixture)
 {
 	char dir[1200], path[1300], args[256], *save = NULL;
 	char *argv[MAX_ARGS + 8];

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kselftest_harness.h"
+#include "ng_test.h"
 
 #include "ngemu/workloads/workload.h"
 #include "run_cmd.h"

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kselftest_harness.h"
+#include "ng_test.h"
 
 #include "model/codec.h"
 #include "ngemu/config.h"

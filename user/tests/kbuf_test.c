@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
+#include "ng_test.h"
 
 #include <linux/io_uring.h>
 

@@ -8,7 +8,7 @@
 
 #include <linux/numagpu.h>
 
-#include "kselftest_harness.h"
+#include "ng_test.h"
 
 #include "fake_sysfs.h"
 #include "run_cmd.h"

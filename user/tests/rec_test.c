@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kselftest_harness.h"
+#include "ng_test.h"
 
 #include "model/dir_entry.h"
 #include "ngemu/config.h"

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kselftest_harness.h"
+#include "ng_test.h"
 
 #include "ngemu/workloads/workload.h"
 #include "run_cmd.h"
@@ -37,7 +37,7 @@ FIXTURE_TEARDOWN(scalegpu)
 	(void)self;
 }
 
-TEST_F_TIMEOUT(scalegpu, workloads_verify_and_catch_one_wrong_element, 300)
+TEST_F(scalegpu, workloads_verify_and_catch_one_wrong_element)
 {
 	EXPECT_LE(1, suite_verifies(_metadata, &self->r, NG_SUITE_SCALEGPU,
 				   "scalegpu", "\nscalegpu   tag hit rate "));

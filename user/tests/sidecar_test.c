@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <stdint.h>
 
-#include "kselftest_harness.h"
+#include "ng_test.h"
 
 #include "ngemu/config.h"
 #include "ngemu/model/sidecar.h"

@@ -3,7 +3,7 @@
  * A paper's suite as a user meets it (the CLI tests of rec and dualopt):
  * every workload of the suite verified on the paper's preset, and failing
  * with the CPU reference's value when one element of its result is wrong.
- * Include after kselftest_harness.h and run_cmd.h, with NGEMU() defined.
+ * Include after ng_test.h and run_cmd.h, with NGEMU() defined.
  */
 #ifndef NGEMU_TEST_SUITE_CASES_H
 #define NGEMU_TEST_SUITE_CASES_H

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "kselftest_harness.h"
+#include "ng_test.h"
 
 #include "run_cmd.h"
 

@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
+#include "ng_test.h"
 
 #include "fake_sysfs.h"
 #include "ngemu/util/cpulist.h"
