@@ -118,7 +118,9 @@ struct ng_config {
 	unsigned int sm_scale;		/* real SMs one emulated SM stands for */
 	unsigned int mlp;		/* outstanding line requests per SM */
 	double ipc;			/* warp instructions a real SM issues a cycle */
-	unsigned int blocks_per_sm;	/* resident blocks (CODA affinity) */
+	unsigned int blocks_per_sm;	/* resident blocks per emulated SM */
+	unsigned int threads_per_sm;	/* resident threads per SM; 0: no limit */
+	uint64_t shared_per_sm;		/* shared memory per SM; 0: no limit */
 	double freq_ghz;
 	unsigned int line;		/* modeled cache line, bytes */
 	uint64_t page;			/* page (placement unit), bytes */

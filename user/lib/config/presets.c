@@ -30,7 +30,7 @@ struct preset {
  */
 static const struct ng_config base = {
 	.gpus = 4, .sms = 4, .sm_scale = 16, .mlp = 2048, .ipc = 2,
-	.blocks_per_sm = 8, .freq_ghz = 1.0, .line = 128,
+	.blocks_per_sm = 1, .freq_ghz = 1.0, .line = 128,
 	.page = 4096, .mem_per_gpu = 32ULL << 30,
 	.l2_size = 8 << 20, .l2_ways = 16, .l2_latency_ns = 120,
 	.local_bw = 1024, .local_latency_ns = 300,
@@ -118,6 +118,7 @@ static void rec(struct ng_config *c)
 static void coda(struct ng_config *c)
 {
 	c->sm_scale = 1;	/* CODA really has 4 SMs per GPU */
+	c->blocks_per_sm = 8;
 	c->mlp = 512;		/* enough for 256 GB/s x 300 ns */
 	c->freq_ghz = 2.0;
 	c->line = 64;

@@ -141,7 +141,6 @@ int ng_sm_init(struct ng_sm *sm, struct ng_model *m, unsigned int gpu,
 	sm->ring = calloc(slots, sizeof(*sm->ring));
 	sm->ring_mask = slots - 1;
 	sm->win = calloc(m->nres, sizeof(*sm->win));
-	sm->shared = calloc(1, m->cfg->shared_bytes ? m->cfg->shared_bytes : 1);
 	if (sm->win)
 		sm->own_mem = &sm->win[ng_res_mem(m, gpu)];
 	sm->own_mem_shift = m->res[ng_res_mem(m, gpu)].bin_shift;
@@ -159,11 +158,12 @@ int ng_sm_init(struct ng_sm *sm, struct ng_model *m, unsigned int gpu,
 	sm->loc = m->space->loc;
 	sm->page_shift = m->space->page_shift;
 	sm->rng = (m->cfg->seed + 1) * 0x9e3779b97f4a7c15ULL ^ (id + 1);
+	sm->linebuf = sm->own_linebuf;
 	/* driven by hand (tests): never gives way */
 	sm->yield_at = UINT64_MAX;
 	sm->block_at = UINT64_MAX;
 	sm->yield = never_yield;
-	if (!sm->ring || !sm->win || !sm->shared) {
+	if (!sm->ring || !sm->win) {
 		ng_sm_fini(sm);
 		return -ENOMEM;
 	}
@@ -174,10 +174,8 @@ void ng_sm_fini(struct ng_sm *sm)
 {
 	free(sm->ring);
 	free(sm->win);
-	free(sm->shared);
 	sm->ring = NULL;
 	sm->win = NULL;
-	sm->shared = NULL;
 }
 
 void ng_model_sync(struct ng_model *m, unsigned int phase, unsigned int gpu)
@@ -212,6 +210,7 @@ void ng_model_kernel_begin(struct ng_model *m, struct ng_sm *const *sms,
 
 		sm->now = 0;
 		sm->done_max = 0;
+		sm->port = 0;
 		sm->time_base = m->time_base;
 		sm->ring_pos = 0;
 		memset(sm->ring, 0, (sm->ring_mask + 1) * sizeof(*sm->ring));
@@ -247,7 +246,7 @@ void ng_model_access_pipeline(struct ng_sm *sm, struct ng_req *r)
 {
 	struct ng_model *m = sm->model;
 	unsigned int slot = sm->ring_pos;
-	ng_ticks t = sm->now;
+	ng_ticks t = sm->now, issue = sm->now;
 	unsigned int i, n = m->ncomp;
 	bool local;
 
@@ -282,7 +281,12 @@ void ng_model_access_pipeline(struct ng_sm *sm, struct ng_req *r)
 	sm->ring[slot] = r->t;
 	slot = slot + 1 == m->cfg->mlp ? 0 : slot + 1;
 	sm->ring_pos = slot;
-	/* a component may hold the SM past the issue (a full queue) */
+	/*
+	 * A component may hold the block past the issue (a full queue); the
+	 * port, which the SM's other blocks issue through, is held by neither
+	 * that nor a full ring.
+	 */
+	sm->port = issue + m->issue_ticks;
 	if (sm->now > t)
 		t = sm->now;
 	sm->now = t + m->issue_ticks;

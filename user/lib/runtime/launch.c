@@ -59,6 +59,21 @@ void ng_run_sm(struct ng_system *sys, struct ng_sm *sm)
 	}
 }
 
+unsigned int ng_resident_blocks(const struct ng_config *c, unsigned int threads,
+				unsigned int shared)
+{
+	unsigned int n = c->blocks_per_sm;
+	unsigned int warps = (threads + NG_WARP - 1) / NG_WARP;
+
+	/* as an occupancy calculator: threads go to an SM a warp at a time */
+	if (c->threads_per_sm && warps &&
+	    c->threads_per_sm / (warps * NG_WARP) < n)
+		n = c->threads_per_sm / (warps * NG_WARP);
+	if (c->shared_per_sm && shared && c->shared_per_sm / shared < n)
+		n = (unsigned int)(c->shared_per_sm / shared);
+	return n ? n : 1;
+}
+
 int ng_launch(struct ng_system *sys, const struct ng_launch *l,
 	      struct ng_launch_result *res)
 {
@@ -78,6 +93,9 @@ int ng_launch(struct ng_system *sys, const struct ng_launch *l,
 	nblocks = (uint64_t)lc.grid.x * lc.grid.y;
 	if (nblocks > UINT32_MAX)
 		return -E2BIG;
+	if ((uint64_t)lc.block.x * lc.block.y > UINT32_MAX ||
+	    lc.shared > sys->cfg.shared_bytes)
+		return -EINVAL;
 	ret = ng_sched_prepare(&sys->sched, sys->cfg.sched, sys->cfg.steal,
 			       nblocks, sys->cfg.gpus,
 			       (uint64_t)sys->cfg.sms * sys->cfg.blocks_per_sm,
@@ -95,7 +113,9 @@ int ng_launch(struct ng_system *sys, const struct ng_launch *l,
 	}
 	sys->cur = &lc;
 	t0 = ng_now_s();
-	ng_pool_run(sys);
+	ng_pool_run(sys, lc.native ? 1 :
+		    ng_resident_blocks(&sys->cfg, lc.block.x * lc.block.y,
+				       lc.shared));
 	if (res) {
 		res->wall_s = ng_now_s() - t0;
 		res->modeled = 0;

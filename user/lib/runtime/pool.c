@@ -25,152 +25,269 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "runtime/coro.h"
 #include "runtime/system_impl.h"
 #include "ngemu/util/err.h"
 
 /*
- * Slices per interval: how far a thread's SMs may run ahead of each other.
- * 32 gave the same results as 8 (within 1.2%, randaccess 3.4%) at a fifth more
- * host time, spent switching between SMs' working sets.
+ * Slices per interval: how far a thread's block slots may run ahead of each
+ * other. 32 gave the same results as 8 (within 1.2%, randaccess 3.4%) at a
+ * fifth more host time, spent switching between SMs' working sets.
  */
 #define NG_SLICES	8
 
-struct ng_sm_ctx {
+/*
+ * A resident block slot: one of an SM's places for a block, with the
+ * coroutine that runs the blocks it holds, one after another. Its clock
+ * and its requests' latest completion are kept here while it does not run
+ * and are the SM's (ng_sm.now, done_max) while it does.
+ */
+struct ng_slot {
 	struct ng_coro co;
 	struct ng_coro *sched;		/* its host thread's own context */
 	struct ng_system *sys;
 	struct ng_sm *sm;
+	ng_ticks now, done_max;
+	uint64_t block;
+	unsigned int cu;
+	unsigned int key;		/* the GPU's order: slot-major */
 	bool done;
+	void *shared;			/* its block's shared memory */
+	_Alignas(64) unsigned char linebuf[NG_MAX_LINE];
 };
 
 struct ng_pool_thread {
 	struct ng_system *sys;
 	pthread_t th;
 	int node;
-	unsigned int n;			/* its SMs, whole GPUs, in SM order */
-	struct ng_sm_ctx **x;
+	unsigned int ngpu;		/* its GPUs, in order */
+	unsigned int gpu[NG_MAX_GPUS];
 };
 
 static void sm_yield(struct ng_sm *sm)
 {
-	struct ng_sm_ctx *x = sm->host;
+	struct ng_slot *x = sm->host;
 
 	ng_coro_switch(&x->co, x->sched);
 }
 
-static void sm_main(void *arg)
+static void slot_main(void *arg)
 {
-	struct ng_sm_ctx *x = arg;
+	struct ng_slot *x = arg;
 
 	ng_run_sm(x->sys, x->sm);
 	x->done = true;
 	ng_coro_exit(&x->co, x->sched);
 }
 
-/*
- * The SM with the earliest clock among those with work left (the first
- * such in SM order), and the clock of the next earliest in *second;
- * NULL when none has work left.
- */
-static struct ng_sm_ctx *earliest(struct ng_sm_ctx *const *x, unsigned int n,
-				  ng_ticks *second)
+/* Earlier clock first; the GPU's slot order breaks ties. */
+static bool before(const struct ng_slot *a, const struct ng_slot *b)
 {
-	struct ng_sm_ctx *best = NULL;
+	return a->now < b->now || (a->now == b->now && a->key < b->key);
+}
 
-	*second = UINT64_MAX;
-	for (unsigned int i = 0; i < n; i++) {
-		if (x[i]->done)
-			continue;
-		if (!best || x[i]->sm->now < best->sm->now) {
-			if (best)
-				*second = best->sm->now;
-			best = x[i];
-		} else if (x[i]->sm->now < *second) {
-			*second = x[i]->sm->now;
-		}
+static void sift_down(struct ng_gpu_run *h, unsigned int i)
+{
+	struct ng_slot *x = h->heap[i];
+
+	for (;;) {
+		unsigned int c = 2 * i + 1;
+
+		if (c >= h->n)
+			break;
+		if (c + 1 < h->n && before(h->heap[c + 1], h->heap[c]))
+			c++;
+		if (!before(h->heap[c], x))
+			break;
+		h->heap[i] = h->heap[c];
+		i = c;
 	}
-	return best;
+	h->heap[i] = x;
+}
+
+/* The clock of the earliest slot after the first (UINT64_MAX: none). */
+static ng_ticks second_clock(const struct ng_gpu_run *h)
+{
+	ng_ticks t = UINT64_MAX;
+
+	if (h->n > 1)
+		t = h->heap[1]->now;
+	if (h->n > 2 && h->heap[2]->now < t)
+		t = h->heap[2]->now;
+	return t;
+}
+
+/* Make @x the block running on its SM; then take back what it did. */
+static void slot_enter(struct ng_slot *x)
+{
+	struct ng_sm *sm = x->sm;
+
+	ng_sm_enter(sm, x->now, x->done_max);
+	sm->host = x;
+	sm->cu = x->cu;
+	sm->block = x->block;
+	sm->shared = x->shared;
+	sm->linebuf = x->linebuf;
+}
+
+static void slot_leave(struct ng_slot *x)
+{
+	struct ng_sm *sm = x->sm;
+
+	x->now = sm->now;
+	x->done_max = sm->done_max;
+	x->cu = sm->cu;
+	x->block = sm->block;
 }
 
 /*
- * Run one GPU's SMs x[0..k) to @end: the SM with the earliest clock runs
- * until it is a slice ahead of the next earliest, and gives way before
- * taking a block while another is more than a slice behind it, so that
- * the GPU's blocks go to its SMs in the order of their clocks (within a
- * slice: a slice's worth of blocks in a row keeps each SM's accesses
- * streaming on the host). Nothing here depends on other
- * GPUs, so a GPU runs the same on any thread.
+ * Run one GPU's slots to @end: the slot with the earliest clock runs until
+ * it is a slice ahead of the next earliest (it gives way at its next model
+ * call), and gives way before taking a block while another is more than a
+ * slice behind it, so that the GPU's blocks go to its slots in the order
+ * of their clocks (within a slice: a slice's worth of work in a row keeps
+ * each slot's accesses streaming on the host). A slot whose SM's port is
+ * busy past its clock cannot issue before the port is free: it takes the
+ * port's time first and finds its place again. Nothing here depends on
+ * other GPUs, so a GPU runs the same on any thread.
  */
-static ng_ticks run_gpu(struct ng_sm_ctx *const *x, unsigned int k,
-			ng_ticks end, ng_ticks q, struct ng_coro *sched)
+static ng_ticks run_gpu(struct ng_gpu_run *h, ng_ticks end, ng_ticks q,
+			struct ng_coro *sched)
 {
-	struct ng_sm_ctx *e;
-	ng_ticks second;
+	while (h->n) {
+		struct ng_slot *e = h->heap[0];
+		struct ng_sm *sm = e->sm;
+		ng_ticks second, until;
 
-	while ((e = earliest(x, k, &second)) && e->sm->now < end) {
-		ng_ticks until = second < end - q ? second + q : end;
-
-		e->sm->yield_at = until > e->sm->now ? until : e->sm->now + 1;
-		e->sm->block_at = second + q;
+		if (sm->port > e->now) {
+			e->now = sm->port;
+			sift_down(h, 0);
+			continue;
+		}
+		if (e->now >= end)
+			break;
+		second = second_clock(h);
+		until = second < end - q ? second + q : end;
+		slot_enter(e);
+		sm->yield_at = until > sm->now ? until : sm->now + 1;
+		sm->block_at = second + q;
 		ng_coro_switch(sched, &e->co);
+		slot_leave(e);
+		if (e->done)
+			h->heap[0] = h->heap[--h->n];
+		if (h->n)
+			sift_down(h, 0);
 	}
-	return e ? e->sm->now : UINT64_MAX;
+	return h->n ? h->heap[0]->now : UINT64_MAX;
 }
 
 /* The end of an interval: what GPUs did that others must see (model.h). */
-static void sync(struct ng_system *sys, struct ng_sm_ctx *const *x,
-		 unsigned int n, struct ng_ibarrier *ib)
+static void sync(struct ng_system *sys, const unsigned int *gpu,
+		 unsigned int ngpu, struct ng_ibarrier *ib)
 {
 	const unsigned int spg = sys->cfg.sms;
 
-	for (unsigned int i = 0; i < n; i += spg)
-		ng_model_sync(&sys->model, 0, x[i]->sm->gpu);
+	for (unsigned int i = 0; i < ngpu; i++)
+		ng_model_sync(&sys->model, 0, gpu[i]);
 	if (ng_model_sync_phase1(&sys->model)) {
 		if (ib)
 			(void)ng_ibarrier_min(ib, 0);
-		for (unsigned int i = 0; i < n; i += spg)
-			ng_model_sync(&sys->model, 1, x[i]->sm->gpu);
+		for (unsigned int i = 0; i < ngpu; i++)
+			ng_model_sync(&sys->model, 1, gpu[i]);
 	}
 	if (ib)
 		(void)ng_ibarrier_min(ib, 0);
-	for (unsigned int i = 0; i < n; i++)
-		ng_sm_resync(x[i]->sm);
+	for (unsigned int i = 0; i < ngpu; i++)
+		for (unsigned int s = 0; s < spg; s++)
+			ng_sm_resync(sys->sms[gpu[i] * spg + s]);
 }
 
 /*
- * Run SMs x[0..n) (whole GPUs, in SM order) to the end of the kernel; with
- * @ib, in step with the other threads of the pool. Within an interval the
- * GPUs run one after another: they meet only at its end.
+ * GPU @g's slots for this kernel, clocks at zero, in the GPU's order: the
+ * first slot of every SM, then the second, ..., as a GPU's block scheduler
+ * fills its SMs (a grid smaller than a wave spreads over the SMs).
  */
-static void step(struct ng_system *sys, struct ng_sm_ctx *const *x,
-		 unsigned int n, struct ng_ibarrier *ib)
+static void arm_gpu(struct ng_system *sys, unsigned int g)
+{
+	struct ng_gpu_run *h = &sys->run[g];
+	const unsigned int spg = sys->cfg.sms;
+
+	h->n = 0;
+	for (unsigned int k = 0; k < sys->resident; k++)
+		for (unsigned int s = 0; s < spg; s++) {
+			struct ng_slot *x = &sys->slots[(g * spg + s) *
+							sys->nslots + k];
+
+			x->now = 0;
+			x->done_max = 0;
+			x->block = 0;
+			x->cu = 0;
+			x->done = false;
+			x->key = h->n;
+			ng_coro_start(&x->co, slot_main, x);
+			h->heap[h->n++] = x;
+		}
+}
+
+/* The kernel's end: an SM's clock and completions are its slots' latest. */
+static void fold_gpu(struct ng_system *sys, unsigned int g)
 {
 	const unsigned int spg = sys->cfg.sms;
+
+	for (unsigned int s = 0; s < spg; s++) {
+		struct ng_sm *sm = sys->sms[g * spg + s];
+		struct ng_slot *x = &sys->slots[(g * spg + s) * sys->nslots];
+
+		sm->now = 0;
+		sm->done_max = 0;
+		for (unsigned int k = 0; k < sys->resident; k++) {
+			if (x[k].now > sm->now)
+				sm->now = x[k].now;
+			if (x[k].done_max > sm->done_max)
+				sm->done_max = x[k].done_max;
+		}
+		sm->linebuf = sm->own_linebuf;
+		sm->shared = NULL;
+	}
+}
+
+/*
+ * Run GPUs @gpu[0..ngpu) to the end of the kernel; with @ib, in step with
+ * the other threads of the pool. Within an interval the GPUs run one after
+ * another: they meet only at its end.
+ */
+static void step(struct ng_system *sys, const unsigned int *gpu,
+		 unsigned int ngpu, struct ng_ibarrier *ib)
+{
 	struct ng_coro sched = { 0 };
 	ng_ticks q = sys->interval / NG_SLICES, lo = 0;
 
-	for (unsigned int i = 0; i < n; i++) {
-		x[i]->sched = &sched;
-		x[i]->done = false;
-		ng_coro_start(&x[i]->co, sm_main, x[i]);
+	for (unsigned int i = 0; i < ngpu; i++) {
+		struct ng_gpu_run *h = &sys->run[gpu[i]];
+
+		arm_gpu(sys, gpu[i]);
+		for (unsigned int j = 0; j < h->n; j++)
+			h->heap[j]->sched = &sched;
 	}
 	for (;;) {
 		ng_ticks end = lo + sys->interval, mine = UINT64_MAX, all;
 
-		for (unsigned int i = 0; i < n; i += spg) {
-			ng_ticks t = run_gpu(x + i, spg, end, q, &sched);
+		for (unsigned int i = 0; i < ngpu; i++) {
+			ng_ticks t = run_gpu(&sys->run[gpu[i]], end, q, &sched);
 
 			if (t < mine)
 				mine = t;
 		}
 		all = ib ? ng_ibarrier_min(ib, mine) : mine;
-		sync(sys, x, n, ib);
+		sync(sys, gpu, ngpu, ib);
 		if (all == UINT64_MAX)
 			break;
 		lo = all / sys->interval * sys->interval;
 	}
+	for (unsigned int i = 0; i < ngpu; i++)
+		fold_gpu(sys, gpu[i]);
 }
 
 static void *worker(void *p)
@@ -184,7 +301,7 @@ static void *worker(void *p)
 		pthread_barrier_wait(&sys->start);
 		if (sys->quit)
 			break;
-		step(sys, t->x, t->n, &sys->ib);
+		step(sys, t->gpu, t->ngpu, &sys->ib);
 		pthread_barrier_wait(&sys->done);
 	}
 	return NULL;
@@ -210,32 +327,11 @@ static unsigned int node_cpus(int node)
 	return n ? n : 1;
 }
 
-static int by_sm(const void *a, const void *b)
-{
-	const struct ng_sm_ctx *x = *(struct ng_sm_ctx *const *)a;
-	const struct ng_sm_ctx *y = *(struct ng_sm_ctx *const *)b;
-
-	return (x->sm->id > y->sm->id) - (x->sm->id < y->sm->id);
-}
-
-/* SM order: a GPU's SMs run in the same order whatever the thread count. */
-static void sort_by_sm(struct ng_sm_ctx **x, unsigned int n)
-{
-	qsort(x, n, sizeof(*x), by_sm);
-}
-
-/* Give GPU @g's SMs to thread @t. */
-static void take_gpu(struct ng_system *sys, struct ng_pool_thread *t,
-		     unsigned int g)
-{
-	for (unsigned int i = 0; i < sys->cfg.sms; i++)
-		t->x[t->n++] = &sys->ctx[g * sys->cfg.sms + i];
-}
-
 /*
  * Host threads: per node, one per CPU but no more than the node's GPUs,
- * each taking whole GPUs of its node (as evenly as can be). @want > 0
- * asks for that many instead (at most one per GPU), whatever the CPUs.
+ * each taking whole GPUs of its node (as evenly as can be, in GPU order).
+ * @want > 0 asks for that many instead (at most one per GPU), whatever the
+ * CPUs.
  */
 static unsigned int plan(struct ng_system *sys, struct ng_pool_thread *t,
 			 unsigned int want)
@@ -248,10 +344,10 @@ static unsigned int plan(struct ng_system *sys, struct ng_pool_thread *t,
 			want = ngpus;
 		for (unsigned int i = 0; i < want; i++, nt++) {
 			t[nt].sys = sys;
-			t[nt].n = 0;
+			t[nt].ngpu = 0;
 			for (unsigned int g = ngpus * i / want;
 			     g < ngpus * (i + 1) / want; g++)
-				take_gpu(sys, &t[nt], g);
+				t[nt].gpu[t[nt].ngpu++] = g;
 			t[nt].node = sys->node[ngpus * i / want];
 		}
 		return nt;
@@ -273,13 +369,11 @@ static unsigned int plan(struct ng_system *sys, struct ng_pool_thread *t,
 		for (unsigned int i = 0; i < k; i++, nt++) {
 			t[nt].sys = sys;
 			t[nt].node = node;
-			t[nt].n = 0;
+			t[nt].ngpu = 0;
 			for (unsigned int j = ng * i / k; j < ng * (i + 1) / k; j++)
-				take_gpu(sys, &t[nt], list[j]);
+				t[nt].gpu[t[nt].ngpu++] = list[j];
 		}
 	}
-	for (unsigned int i = 0; i < nt; i++)
-		sort_by_sm(t[i].x, t[i].n);
 	return nt;
 }
 
@@ -297,21 +391,67 @@ static void stop_threads(struct ng_system *sys, unsigned int started)
 		pthread_barrier_destroy(&sys->start);
 		pthread_barrier_destroy(&sys->done);
 	}
-	for (unsigned int i = 0; i < sys->cfg.gpus; i++)
-		free(sys->pt[i].x);
 	free(sys->pt);
 	sys->pt = NULL;
 }
 
 void ng_pool_stop(struct ng_system *sys)
 {
+	size_t n = (size_t)sys->nsm * sys->nslots;
+
 	stop_threads(sys, sys->nthreads);
-	for (unsigned int i = 0; sys->ctx && i < sys->nsm; i++)
-		ng_coro_fini(&sys->ctx[i].co);
-	free(sys->ctx);
-	free(sys->all);
-	sys->ctx = NULL;
-	sys->all = NULL;
+	for (size_t i = 0; sys->slots && i < n; i++)
+		ng_coro_fini(&sys->slots[i].co);
+	free(sys->slots);
+	sys->slots = NULL;
+	for (unsigned int g = 0; g < NG_MAX_GPUS; g++) {
+		free(sys->run[g].heap);
+		sys->run[g].heap = NULL;
+	}
+	if (sys->shared)
+		munmap(sys->shared, sys->shared_size);
+	sys->shared = NULL;
+}
+
+/*
+ * Every SM's block slots: a coroutine each, and shared memory for the block
+ * it holds (mapped, not touched: a page costs only when a block uses it).
+ */
+static int make_slots(struct ng_system *sys)
+{
+	size_t n = (size_t)sys->nsm * sys->nslots;
+	size_t sh = (sys->cfg.shared_bytes + 63) & ~(size_t)63;
+	const unsigned int spg = sys->cfg.sms;
+
+	sys->slots = aligned_alloc(64, n * sizeof(*sys->slots));
+	if (!sys->slots)
+		return -ENOMEM;
+	memset(sys->slots, 0, n * sizeof(*sys->slots));
+	sys->shared_size = n * (sh ? sh : 64);
+	sys->shared = mmap(NULL, sys->shared_size, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (sys->shared == MAP_FAILED) {
+		sys->shared = NULL;
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct ng_slot *x = &sys->slots[i];
+
+		if (ng_coro_init(&x->co, 0))
+			return -ENOMEM;
+		x->sys = sys;
+		x->sm = sys->sms[i / sys->nslots];
+		x->sm->host = x;
+		x->sm->yield = sm_yield;
+		x->shared = (char *)sys->shared + i * (sh ? sh : 64);
+	}
+	for (unsigned int g = 0; g < sys->cfg.gpus; g++) {
+		sys->run[g].heap = calloc((size_t)spg * sys->nslots,
+					  sizeof(*sys->run[g].heap));
+		if (!sys->run[g].heap)
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 int ng_pool_start(struct ng_system *sys, char *err, size_t errlen)
@@ -324,24 +464,12 @@ int ng_pool_start(struct ng_system *sys, char *err, size_t errlen)
 	if (sys->interval < NG_SLICES)
 		sys->interval = NG_SLICES;
 	sys->interval -= sys->interval % NG_SLICES;
-	sys->ctx = calloc(sys->nsm, sizeof(*sys->ctx));
-	if (!sys->ctx)
+	sys->nslots = sys->cfg.blocks_per_sm;
+	sys->resident = 1;
+	if (make_slots(sys))
 		goto nomem;
-	for (unsigned int i = 0; i < sys->nsm; i++) {
-		struct ng_sm_ctx *x = &sys->ctx[i];
-
-		if (ng_coro_init(&x->co, 0))
-			goto nomem;
-		x->sys = sys;
-		x->sm = sys->sms[i];
-		x->sm->host = x;
-		x->sm->yield = sm_yield;
-	}
-	sys->all = calloc(sys->nsm, sizeof(*sys->all));
-	if (!sys->all)
-		goto nomem;
-	for (unsigned int i = 0; i < sys->nsm; i++)
-		sys->all[i] = &sys->ctx[i];
+	for (unsigned int g = 0; g < sys->cfg.gpus; g++)
+		sys->all_gpus[g] = g;
 	if (sys->cfg.deterministic)
 		return 0;
 	/*
@@ -360,11 +488,6 @@ int ng_pool_start(struct ng_system *sys, char *err, size_t errlen)
 	sys->pt = calloc(sys->cfg.gpus, sizeof(*sys->pt));
 	if (!sys->pt)
 		goto nomem;
-	for (unsigned int i = 0; i < sys->cfg.gpus; i++) {
-		sys->pt[i].x = calloc(sys->nsm, sizeof(*sys->pt[i].x));
-		if (!sys->pt[i].x)
-			goto nomem;
-	}
 	sys->nthreads = plan(sys, sys->pt, sys->cfg.threads);
 	ng_ibarrier_init(&sys->ib, sys->nthreads);
 	pthread_barrier_init(&sys->start, NULL, sys->nthreads + 1);
@@ -387,14 +510,18 @@ int ng_pool_start(struct ng_system *sys, char *err, size_t errlen)
 	}
 	return 0;
 nomem:
-	ng_seterr(err, errlen, "out of memory for the SMs' stacks");
+	ng_seterr(err, errlen,
+		  "out of memory for %u SMs x %u block slots (stacks, shared memory)",
+		  sys->nsm, sys->nslots);
 	return -ENOMEM;
 }
 
-void ng_pool_run(struct ng_system *sys)
+void ng_pool_run(struct ng_system *sys, unsigned int resident)
 {
+	sys->resident = resident < 1 ? 1 : resident > sys->nslots ? sys->nslots
+								 : resident;
 	if (!sys->nthreads) {
-		step(sys, sys->all, sys->nsm, NULL);
+		step(sys, sys->all_gpus, sys->cfg.gpus, NULL);
 		return;
 	}
 	pthread_barrier_wait(&sys->start);

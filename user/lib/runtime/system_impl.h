@@ -16,6 +16,12 @@
 #include "ngemu/runtime/sched.h"
 #include "ngemu/runtime/system.h"
 
+/* A GPU's slots that hold blocks this kernel, earliest clock first (pool.c). */
+struct ng_gpu_run {
+	struct ng_slot **heap;
+	unsigned int n;
+};
+
 struct ng_system {
 	struct ng_config cfg;
 	struct ng_space space;
@@ -26,8 +32,13 @@ struct ng_system {
 	int node[NG_MAX_GPUS];
 	unsigned int nnodes;
 	/* the worker pool (pool.c); no threads in deterministic mode */
-	struct ng_sm_ctx *ctx;		/* per SM: its coroutine */
-	struct ng_sm_ctx **all;		/* every SM, in order */
+	struct ng_slot *slots;		/* per SM: nslots block slots */
+	unsigned int nslots;		/* slots per SM: blocks-per-sm */
+	unsigned int resident;		/* of them, those this kernel fills */
+	void *shared;			/* the slots' shared memory */
+	size_t shared_size;
+	struct ng_gpu_run run[NG_MAX_GPUS];	/* per GPU: its slots' schedule */
+	unsigned int all_gpus[NG_MAX_GPUS];
 	unsigned int nthreads;
 	struct ng_pool_thread *pt;
 	pthread_barrier_t start, done;
@@ -43,10 +54,16 @@ struct ng_system {
  */
 int ng_pool_start(struct ng_system *sys, char *err, size_t errlen);
 void ng_pool_stop(struct ng_system *sys);
-/* Run sys->cur on every SM until the GPUs' block queues are empty. */
-void ng_pool_run(struct ng_system *sys);
+/*
+ * Run sys->cur until the GPUs' block queues are empty, with @resident
+ * blocks at once on every SM (at most blocks-per-sm).
+ */
+void ng_pool_run(struct ng_system *sys, unsigned int resident);
 
-/* Run the blocks the scheduler gives @sm until there are none (launch.c). */
+/*
+ * Run the blocks the scheduler gives a slot of @sm until there are none
+ * (launch.c); the slot's state is @sm's while it runs (pool.c).
+ */
 void ng_run_sm(struct ng_system *sys, struct ng_sm *sm);
 
 double ng_now_s(void);

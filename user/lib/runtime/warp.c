@@ -265,7 +265,7 @@ static bool block_local_lines(struct ng_sm *sm, uintptr_t p, unsigned int nlines
 	uintptr_t pg = (uintptr_t)1 << sm->page_shift;
 	ng_ticks dur = sm->line_dur, lat = sm->mem_latency;
 	unsigned int slot = sm->ring_pos, mlp = sm->mlp;
-	ng_ticks now = sm->now, done_max = sm->done_max;
+	ng_ticks now = sm->now, done_max = sm->done_max, port = sm->port;
 
 	if (!sm->local_inline)
 		return false;
@@ -311,6 +311,7 @@ static bool block_local_lines(struct ng_sm *sm, uintptr_t p, unsigned int nlines
 		done = s + dur + lat;
 		ring[slot] = done;
 		slot = slot + 1 == mlp ? 0 : slot + 1;
+		port = now + issue;
 		now = t + issue;
 		if (done > done_max)
 			done_max = done;
@@ -320,6 +321,7 @@ static bool block_local_lines(struct ng_sm *sm, uintptr_t p, unsigned int nlines
 	win->cur = cur;
 	sm->ring_pos = slot;
 	sm->now = now;
+	sm->port = port;
 	sm->done_max = done_max;
 	sm->ctr.v[NG_CTR_LOCAL] += nlines;
 	sm->ctr.v[NG_CTR_MEM_ACC] += nlines;

@@ -7,7 +7,15 @@
  * fill. Time is modeled per emulated SM in ticks (1/1024 ns):
  *
  *  - an SM has at most `mlp` line requests in flight (a ring of their
- *    completion times); a new one waits for the oldest slot;
+ *    completion times, its miss entries); a new one waits for the oldest
+ *    slot;
+ *  - an SM holds several resident blocks (runtime/pool.c runs them in
+ *    modeled-time order): ng_sm's clock `now` and `done_max` are those of
+ *    the block running, swapped in and out by the runtime, while `port`,
+ *    the SM's issue port, is shared by its blocks: a request or an
+ *    instruction issues no earlier than the port is free, and only the
+ *    block that waits (for its loads, its barrier, a miss entry, a full
+ *    queue) waits;
  *  - shared resources (each GPU's memory, each direction of each link,
  *    each CPU-GPU link direction) are bandwidth servers (calendars, below)
  *    that a GPU's SMs reserve in its own shadow, with no lock and no
@@ -192,8 +200,16 @@ struct ng_sm {
 	unsigned int id;		/* SM within the system */
 	unsigned int cu;		/* of the sm_scale real SMs: the block's */
 	uint64_t block;			/* the block it runs: its id in the grid */
-	ng_ticks now;			/* issue clock */
-	ng_ticks done_max;		/* latest completion so far */
+	/* of the resident block running now (runtime/pool.c swaps them) */
+	ng_ticks now;			/* its clock: when it issues next */
+	ng_ticks done_max;		/* its requests' latest completion */
+	/*
+	 * The SM's issue port: when it can issue again. Every issue moves it
+	 * to the issuing block's clock before the issue plus the issue time;
+	 * a block's wait does not. A block that starts running takes the
+	 * later of its clock and the port (ng_sm_enter()).
+	 */
+	ng_ticks port;
 	ng_ticks *ring;			/* completion times, mlp slots */
 	unsigned int ring_mask;
 	unsigned int ring_pos;
@@ -213,11 +229,16 @@ struct ng_sm {
 	_Atomic uint8_t *loc;
 	unsigned int page_shift;
 	struct ng_counters ctr;
-	/* L2 hits copy the line here so that eviction cannot tear it */
-	_Alignas(64) unsigned char linebuf[NG_MAX_LINE];
+	/*
+	 * Hits in a cache copy the line here so that eviction cannot tear
+	 * it: the running block's own buffer (another resident block may run
+	 * before this one has copied its data out), own_linebuf by default.
+	 */
+	unsigned char *linebuf;
+	_Alignas(64) unsigned char own_linebuf[NG_MAX_LINE];
 	/* injection */
 	double inj_owed_ns;
-	void *shared;			/* block shared memory */
+	void *shared;			/* the running block's shared memory */
 	uint64_t rng;			/* xorshift state (IMST resets) */
 	/*
 	 * The runtime steps SMs through intervals of modeled time: once the
@@ -228,6 +249,18 @@ struct ng_sm {
 	void (*yield)(struct ng_sm *sm);
 	void *host;			/* the runtime's, for yield() */
 };
+
+/*
+ * A resident block starts running on @sm with clock @now: it issues no
+ * earlier than the SM's port is free. Equivalent to checking the port at
+ * every issue, since while a block runs only it issues on its SM.
+ */
+static inline void ng_sm_enter(struct ng_sm *sm, ng_ticks now,
+			       ng_ticks done_max)
+{
+	sm->now = now > sm->port ? now : sm->port;
+	sm->done_max = done_max;
+}
 
 /* At the end of a model call: give way if the SM's slice is over. */
 static inline void ng_sm_maybe_yield(struct ng_sm *sm)
@@ -424,6 +457,8 @@ static inline void ng_model_access(struct ng_sm *sm, struct ng_req *r)
 	sm->ctr.v[NG_CTR_MEM_ACC]++;
 	sm->ring[slot] = r->t;
 	sm->ring_pos = slot + 1 == sm->mlp ? 0 : slot + 1;
+	/* a full ring holds the block, not the port (the SM's other blocks) */
+	sm->port = sm->now + sm->issue_ticks;
 	sm->now = t + sm->issue_ticks;
 	if (r->t > sm->done_max)
 		sm->done_max = r->t;

@@ -59,6 +59,12 @@ struct ng_launch {
 	struct ng_dim grid, block;	/* y = 0 is taken as 1 */
 	int only_gpu;			/* >= 0: run every block on this GPU */
 	bool native;			/* no model: the native comparison */
+	/*
+	 * Bytes of ng_block.shared a block uses (at most the config's
+	 * shared-bytes; 0: none): with shared-per-sm, what limits how many
+	 * blocks an SM holds at once (ng_resident_blocks()).
+	 */
+	unsigned int shared;
 };
 
 struct ng_launch_result {
@@ -66,6 +72,15 @@ struct ng_launch_result {
 	double wall_s;
 	uint64_t requests;
 };
+
+/*
+ * Blocks of @threads threads using @shared bytes of shared memory that an
+ * emulated SM holds at once under config @c, as a GPU's occupancy
+ * calculator says: blocks-per-sm, or fewer when threads-per-sm or
+ * shared-per-sm (0: no limit) run out first; at least 1.
+ */
+unsigned int ng_resident_blocks(const struct ng_config *c, unsigned int threads,
+				unsigned int shared);
 
 /* Run a kernel to completion (a kernel boundary follows). 0 or -errno. */
 int ng_launch(struct ng_system *sys, const struct ng_launch *l,
@@ -182,6 +197,8 @@ static inline void ng_warp_compute(struct ng_warp *w, unsigned int insts)
 	fp = insts * sm->inst_fp + sm->inst_frac;
 	sm->inst_frac = fp & 0xffff;
 	sm->now += fp >> 16;
+	/* arithmetic takes the SM's issue slots from its other blocks too */
+	sm->port = sm->now;
 	sm->ctr.v[NG_CTR_INSTS] += insts;
 	sm->ctr.v[NG_CTR_COMPUTE_TICKS] += fp >> 16;
 	ng_sm_maybe_yield(sm);
@@ -261,6 +278,7 @@ ng_warp_local_line(struct ng_warp *w, uintptr_t line, unsigned int ctr_op)
 	done = s + dur + sm->mem_latency;
 	sm->ring[slot] = done;
 	sm->ring_pos = slot + 1 == sm->mlp ? 0 : slot + 1;
+	sm->port = sm->now + sm->issue_ticks;
 	sm->now = t + sm->issue_ticks;
 	if (done > sm->done_max)
 		sm->done_max = done;
