@@ -116,7 +116,7 @@ struct ng_config {
 	unsigned int gpus;
 	unsigned int sms;		/* emulated SMs = worker threads per GPU */
 	unsigned int sm_scale;		/* real SMs one emulated SM stands for */
-	unsigned int mlp;		/* outstanding line requests per SM */
+	unsigned int mlp;		/* line requests in flight per SM; 0: derived */
 	double ipc;			/* warp instructions a real SM issues a cycle */
 	unsigned int blocks_per_sm;	/* resident blocks per emulated SM */
 	unsigned int threads_per_sm;	/* resident threads per SM; 0: no limit */
@@ -173,7 +173,7 @@ struct ng_config {
 	/* DualOpt (model/de.c, mshr.c, rdma.c, codec.c) */
 	enum ng_remote_opt remote_opt;
 	unsigned int xfer_gran;		/* fine-grained transfer unit, bytes */
-	unsigned int mshr_entries;	/* per CU, for fine-grained loads */
+	unsigned int mshr_entries;	/* miss entries per real SM (CU) */
 	unsigned int codec_pack;	/* transactions per packet; 0: no CoDec */
 	unsigned int codec_timeout;	/* cycles a packet waits to fill */
 	uint64_t rdma_size;		/* RDMA cache per GPU */
@@ -281,6 +281,12 @@ void ng_config_resolve(struct ng_config *cfg);
 
 /* Cross-parameter checks (line <= page, powers of two, ...). */
 int ng_config_validate(const struct ng_config *cfg, char *err, size_t errlen);
+
+/*
+ * Line requests an emulated SM has in flight at most: mlp when set, else
+ * its real SMs' miss entries (mshr-entries x sm-scale).
+ */
+unsigned int ng_config_mlp(const struct ng_config *cfg);
 
 /* Derived numbers the calibration benchmarks are held against. */
 double ng_config_remote_latency_ns(const struct ng_config *cfg);

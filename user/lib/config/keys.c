@@ -96,8 +96,10 @@ static const struct ng_key core_keys[] = {
 		   "real SMs one emulated SM stands for"),
 	NG_KEY_NUM("ipc", NG_KEY_DOUBLE, ipc, 0.01, 64,
 		   "warp instructions of arithmetic a real SM issues a cycle"),
-	NG_KEY_NUM("mlp", NG_KEY_UINT, mlp, 1, 65536,
-		   "outstanding line requests per emulated SM"),
+	NG_KEY_NUM("mlp", NG_KEY_UINT, mlp, 0, 65536,
+		   "line requests in flight per emulated SM (0: mshr-entries x sm-scale)"),
+	NG_KEY_NUM("mshr-entries", NG_KEY_UINT, mshr_entries, 1, 4096,
+		   "miss entries per real SM: its line requests in flight (DualOpt: also its fine-grained MSHRs)"),
 	NG_KEY_NUM("blocks-per-sm", NG_KEY_UINT, blocks_per_sm, 1, 64,
 		   "resident blocks per emulated SM, interleaved in modeled time"),
 	NG_KEY_NUM("threads-per-sm", NG_KEY_UINT, threads_per_sm, 0, 1 << 20,
@@ -250,7 +252,7 @@ void ng_config_print(const struct ng_config *c, FILE *out)
 		ng_config_local_load_latency_ns(c));
 	{
 		/* Little's law and the issue rate bound what SMs can use */
-		double mlp_bw = (double)c->sms * c->mlp * c->line /
+		double mlp_bw = (double)c->sms * ng_config_mlp(c) * c->line /
 				ng_config_local_load_latency_ns(c);
 		double issue_bw = (double)c->sms * c->sm_scale * c->freq_ghz *
 				  c->line;
@@ -258,6 +260,8 @@ void ng_config_print(const struct ng_config *c, FILE *out)
 		fprintf(out, "# derived: per GPU, SMs can stream %.0f GB/s (mlp) and issue %.0f GB/s\n",
 			mlp_bw, issue_bw);
 		if (mlp_bw < c->local_bw || issue_bw < c->local_bw)
-			fprintf(out, "# warning: below local-bw: raise mlp, sms or sm-scale to reach it\n");
+			fprintf(out, "# warning: below local-bw: raise mshr-entries, sms or sm-scale to reach it\n");
 	}
+	fprintf(out, "# derived: at most %u blocks in flight per GPU (sms x blocks-per-sm; threads-per-sm and shared-per-sm may hold a kernel to fewer), %u line requests per SM (mshr-entries x sm-scale)\n",
+		c->sms * c->blocks_per_sm, ng_config_mlp(c));
 }

@@ -21,16 +21,18 @@ struct preset {
 };
 
 /*
- * Common ground. The papers' GPUs have 64 SMs x 64 warps; ngemu runs one
- * thread per emulated SM, so a preset uses 4 emulated SMs per GPU that
- * each stand for 16 real ones (sm-scale): issue rate and memory-level
- * parallelism scale with it, keeping per-GPU totals. mlp 2048 = 16 SMs x
- * 64 warps x 2 lines in flight, enough to cover 1 TB/s x 300 ns (Little's
- * law) with some room.
+ * Common ground: CARVE's machine (Table III), 64 SMs per GPU "that
+ * support 64 warps each" (2048 threads), each an emulated SM of its own
+ * (sm-scale 1) with its own issue port, L1 and miss entries. What the
+ * paper leaves to its Pascal GPU is the GP100's: 32 resident blocks and
+ * 64 KB of shared memory per SM; 128 miss entries per SM are GPGPU-Sim's
+ * P100 L1 (64 warps x 2 lines), enough for 64 SMs to cover 1 TB/s x
+ * 300 ns (Little's law) with room.
  */
 static const struct ng_config base = {
-	.gpus = 4, .sms = 4, .sm_scale = 16, .mlp = 2048, .ipc = 2,
-	.blocks_per_sm = 1, .freq_ghz = 1.0, .line = 128,
+	.gpus = 4, .sms = 64, .sm_scale = 1, .mlp = 0, .ipc = 2,
+	.blocks_per_sm = 32, .threads_per_sm = 2048,
+	.shared_per_sm = 64 << 10, .freq_ghz = 1.0, .line = 128,
 	.page = 4096, .mem_per_gpu = 32ULL << 30,
 	.l2_size = 8 << 20, .l2_ways = 16, .l2_latency_ns = 120,
 	.local_bw = 1024, .local_latency_ns = 300,
@@ -43,7 +45,7 @@ static const struct ng_config base = {
 	.l1_ways = 4, .l1_latency_ns = 20,
 	.directory = NG_DIR_OFF, .dir_entries = 8192, .dir_ways = 8,
 	.dir_policy = NG_DIR_LRU, .rec_range = 1024, .dir_addr_bits = 48,
-	.remote_opt = NG_RO_OFF, .xfer_gran = 4, .mshr_entries = 32,
+	.remote_opt = NG_RO_OFF, .xfer_gran = 4, .mshr_entries = 128,
 	.codec_pack = 10, .codec_timeout = 30, .rdma_size = 1536 << 10,
 	.rdma_ways = 16, .rdma_latency_ns = 20, .de_warmup = 2000,
 	.de_window = 20000, .remote_thresh = 0.02, .block_thresh = 0.2,
@@ -60,6 +62,24 @@ static void carve(struct ng_config *c)
 	c->rdc_pct = 6.25;
 	c->coherence = NG_COH_HWC;
 	ng_config_resolve(c);
+}
+
+/*
+ * A GCN3 compute unit as MGPUSim v3.0.0 builds it (timing/cu/
+ * computeunit.go): 4 SIMDs of 10 wavefronts (40 x 64 = 2560 threads; no
+ * cap on work-groups but that), 64 KB of LDS, and an L1 vector cache of
+ * 16 MSHRs that caps its transactions, hits too, at 16 (samples/runner/
+ * shaderarray.go; writearound maxNumConcurrentTrans). DualOpt and REC
+ * ran 64 of them per GPU.
+ */
+static void mgpusim_cu(struct ng_config *c)
+{
+	c->sms = 64;
+	c->sm_scale = 1;
+	c->threads_per_sm = 2560;
+	c->blocks_per_sm = 40;
+	c->shared_per_sm = 64 << 10;
+	c->mshr_entries = 16;
 }
 
 /*
@@ -86,11 +106,9 @@ static void dualopt(struct ng_config *c)
 	c->remote_opt = NG_RO_AUTO;
 	/* MGPUSim's L2 is memory-side: 0.5 MB beside the RDMA cache */
 	c->msl2_size = 512 << 10;
-	/*
-	 * 32 L1 MSHRs x 16 CUs would be 512, which with 64 B lines cannot
-	 * cover 1 TB/s x 300 ns; the memory side queues more.
-	 */
-	c->mlp = 2048;
+	mgpusim_cu(c);
+	/* Table 1: "MSHR 32 entries" */
+	c->mshr_entries = 32;
 }
 
 /*
@@ -113,13 +131,33 @@ static void rec(struct ng_config *c)
 	c->rdc_size = 0;
 	c->rdc_pct = 0;
 	c->directory = NG_DIR_REC;
+	mgpusim_cu(c);
+}
+
+/*
+ * A Fermi SM as GPGPU-Sim 3.1.2's TeslaC2050 config has it (ScaleGPU's
+ * Table 1 line for line): 1536 threads, 8 blocks (-gpgpu_shader_cta),
+ * 48 KB of shared memory, an L1 of 32 MSHRs.
+ */
+static void fermi_sm(struct ng_config *c)
+{
+	c->sm_scale = 1;
+	c->threads_per_sm = 1536;
+	c->blocks_per_sm = 8;
+	c->shared_per_sm = 48 << 10;
+	c->mshr_entries = 32;
 }
 
 static void coda(struct ng_config *c)
 {
-	c->sm_scale = 1;	/* CODA really has 4 SMs per GPU */
-	c->blocks_per_sm = 8;
-	c->mlp = 512;		/* enough for 256 GB/s x 300 ns */
+	/*
+	 * Table 1: "4 2GHz SMs" per GPU, "based on the NVIDIA Fermi
+	 * architecture": a Fermi SM's 1536 threads, 8 blocks and 48 KB of
+	 * shared memory, and GPGPU-Sim's Fermi L1 of 32 MSHRs (the paper
+	 * gives none of these).
+	 */
+	c->sms = 4;
+	fermi_sm(c);
 	c->freq_ghz = 2.0;
 	c->line = 64;
 	c->l2_size = 1 << 20;
@@ -136,16 +174,15 @@ static void coda(struct ng_config *c)
 /*
  * ScaleGPU Table 1: one Fermi-class GPU (14 SMs at 1150 MHz, 16 KB L1,
  * 768 KB L2, GDDR5 at ~177 GB/s) behind PCIe 2.0 x16 (8 GB/s, 1200 ns
- * round trip, 20 B headers, 128 B payloads). 2 emulated SMs stand for 7
- * each; mlp 7 SMs x 48 warps x 2 lines in flight. The data lives in host
+ * round trip, 20 B headers, 128 B payloads), each SM with "Max. 1536
+ * threads, ... 48KB shared memory" (fermi_sm()). The data lives in host
  * memory and device memory caches it: 100% of the data by default.
  */
 static void scalegpu(struct ng_config *c)
 {
 	c->gpus = 1;
-	c->sms = 2;
-	c->sm_scale = 7;
-	c->mlp = 672;
+	c->sms = 14;
+	fermi_sm(c);
 	c->freq_ghz = 1.15;
 	c->line = 128;
 	c->l1_size = 16 << 10;

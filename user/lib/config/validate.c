@@ -94,6 +94,15 @@ int ng_config_validate(const struct ng_config *c, char *err, size_t errlen)
 }
 
 /* An idle system: request leg, home memory, response leg, one line each. */
+unsigned int ng_config_mlp(const struct ng_config *c)
+{
+	uint64_t n = (uint64_t)c->mshr_entries * c->sm_scale;
+
+	if (c->mlp)
+		return c->mlp;
+	return n > 65536 ? 65536 : (unsigned int)n;
+}
+
 double ng_config_remote_latency_ns(const struct ng_config *c)
 {
 	unsigned int bytes = (c->line + c->flit - 1) / c->flit * c->flit;

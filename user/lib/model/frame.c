@@ -23,7 +23,7 @@ int ng_model_init(struct ng_model *m, const struct ng_config *cfg,
 	m->cfg = cfg;
 	m->space = space;
 	m->ngpus = cfg->gpus;
-	m->mlp = cfg->mlp;
+	m->mlp = ng_config_mlp(cfg);
 	m->line_shift = (unsigned int)__builtin_ctz(cfg->line);
 	m->mem_latency = (ng_ticks)(cfg->local_latency_ns * NG_TICKS_PER_NS);
 	/* an emulated SM issues for sm_scale real SMs, one request a cycle each */
@@ -130,7 +130,7 @@ int ng_sm_init(struct ng_sm *sm, struct ng_model *m, unsigned int gpu,
 {
 	unsigned int slots = 1;
 
-	while (slots < m->cfg->mlp)
+	while (slots < m->mlp)
 		slots <<= 1;
 	memset(sm, 0, sizeof(*sm));
 	sm->model = m;
@@ -279,7 +279,7 @@ void ng_model_access_pipeline(struct ng_sm *sm, struct ng_req *r)
 	if (!local && r->home != NG_HOME_HOST)
 		sm->ctr.v[NG_CTR_REMOTE_TICKS] += r->t - r->t0;
 	sm->ring[slot] = r->t;
-	slot = slot + 1 == m->cfg->mlp ? 0 : slot + 1;
+	slot = slot + 1 == m->mlp ? 0 : slot + 1;
 	sm->ring_pos = slot;
 	/*
 	 * A component may hold the block past the issue (a full queue); the

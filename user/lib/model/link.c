@@ -74,7 +74,7 @@ static void owe(struct ng_sm *sm, ng_ticks dur, double lat_ns)
 	 * the SM's other requests in flight, so only 1/mlp of it is owed.
 	 */
 	sm->inj_owed_ns += (double)dur / NG_TICKS_PER_NS +
-			   2 * lat_ns / sm->model->cfg->mlp;
+			   2 * lat_ns / sm->mlp;
 	ng_inject_settle(sm, false);
 }
 

@@ -8,8 +8,8 @@
  * mask), else it takes an entry of its own and goes to the link. Each
  * real SM (CU) has mshr-entries of them; a block uses its CU's, as it
  * uses its L1 (l1.c). An entry whose request has arrived is free; when
- * none is, the oldest is reused (the SM's bounded memory-level
- * parallelism, mlp, is what stalls it).
+ * none is, the request waits for the first to arrive, and so does its
+ * block (only its block: the SM's other blocks go on).
  *
  * Also counts the transfer units a fine-grained load fetches: its words
  * rounded out to xfer-gran bytes (the link charges them, link.c).
@@ -114,6 +114,13 @@ static bool mshr_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 		if (e[i].ready < e[victim].ready)
 			victim = i;
 	}
+	if (e[victim].ready > now) {
+		/* every entry in flight: wait for one */
+		r->t = e[victim].ready - sm->time_base;
+		if (sm->now < r->t)
+			sm->now = r->t;
+		sm->ctr.v[NG_CTR_MSHR_FULL]++;
+	}
 	/* Fig. 8(b) and (c): an entry of its own */
 	sm->ctr.v[NG_CTR_MSHR_PARTIAL] += partial;
 	sm->ctr.v[NG_CTR_FINE_REQ]++;
@@ -143,8 +150,6 @@ static bool mshr_enabled(const struct ng_config *c)
 static const struct ng_key mshr_keys[] = {
 	NG_KEY_NUM("xfer-gran", NG_KEY_UINT, xfer_gran, 4, 256,
 		   "DualOpt: fine-grained remote transfer unit, bytes (4, 8, 16, 32, 64)"),
-	NG_KEY_NUM("mshr-entries", NG_KEY_UINT, mshr_entries, 1, 4096,
-		   "DualOpt: MSHR entries per CU for fine-grained loads"),
 	{ .name = NULL },
 };
 

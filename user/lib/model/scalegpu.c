@@ -271,8 +271,13 @@ static ng_ticks sg_miss(struct ng_sm *sm, struct scalegpu *d,
 		}
 	if (e) {
 		arrive = e->arrive;	/* the counter: wait for that fetch */
-	} else if (held && g->ready[i] <= now) {
-		arrive = g->ready[i];	/* arrived while the SM was held */
+	} else if (held) {
+		/*
+		 * Arrived while the SM was held, or on its way with its
+		 * scoreboard entry taken since by a request later in modeled
+		 * time (blocks run up to a slice apart: runtime/pool.c).
+		 */
+		arrive = g->ready[i];
 	} else {
 		unsigned int k = sg_entry(sm, &sb[0].arrive, sizeof(*sb),
 					  c->tmh_scoreboard, &t);

@@ -66,11 +66,22 @@ static void asan_leave(struct ng_coro *from, struct ng_coro *to, bool exiting)
 }
 #endif
 
-/* Frames of an earlier run may have left their redzones on the stack. */
+/*
+ * Frames of an earlier run may have left their redzones on the stack: only
+ * those it never returned from, the few of its last switch away, near the
+ * top (a coroutine ends by switching away from its entry function's
+ * callee). Unpoisoning all of it would cost 1/8 of the stack per start,
+ * and an SM's block slots start at every kernel.
+ */
+#define NG_CORO_ASAN_TOP (64u << 10)
+
 static void asan_fresh_stack(struct ng_coro *c)
 {
 #ifdef NG_CORO_ASAN
-	ASAN_UNPOISON_MEMORY_REGION(c->stack, c->stack_size);
+	size_t n = c->stack_size < NG_CORO_ASAN_TOP ? c->stack_size
+						    : NG_CORO_ASAN_TOP;
+
+	ASAN_UNPOISON_MEMORY_REGION((char *)c->stack + c->stack_size - n, n);
 #else
 	(void)c;
 #endif
@@ -111,6 +122,20 @@ int ng_coro_init(struct ng_coro *c, size_t size)
 	c->stack = (char *)c->map + page;
 	c->stack_size = size;
 	return 0;
+}
+
+void ng_coro_init_at(struct ng_coro *c, void *stack, size_t size)
+{
+	memset(c, 0, sizeof(*c));
+	c->stack = stack;
+	c->stack_size = size;
+	/* the lowest word: a run that reaches it has overflowed */
+	*(uint64_t *)stack = NG_CORO_CANARY;
+}
+
+bool ng_coro_overflowed(const struct ng_coro *c)
+{
+	return c->stack && !c->map && *(const uint64_t *)c->stack != NG_CORO_CANARY;
 }
 
 void ng_coro_fini(struct ng_coro *c)

@@ -13,7 +13,9 @@
 #ifndef NGEMU_LIB_CORO_H
 #define NGEMU_LIB_CORO_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #if !defined(__x86_64__) && !defined(NG_CORO_UCONTEXT)
 #define NG_CORO_UCONTEXT
@@ -43,6 +45,16 @@ struct ng_coro {
  * context needs no stack: a zeroed struct ng_coro is one.
  */
 int ng_coro_init(struct ng_coro *c, size_t size);
+/*
+ * A coroutine on a stack the caller provides (@size bytes at @stack, 16-
+ * byte aligned, freed by the caller), when there are too many coroutines
+ * for a mapping and a guard page each (the kernel's map count): a canary
+ * in its lowest word stands for the guard page, checked by
+ * ng_coro_overflowed() after the coroutine has run.
+ */
+#define NG_CORO_CANARY	0x6e67636f726f21ffULL
+void ng_coro_init_at(struct ng_coro *c, void *stack, size_t size);
+bool ng_coro_overflowed(const struct ng_coro *c);
 void ng_coro_fini(struct ng_coro *c);
 /* Arm @c: the next switch to it calls fn(arg) from the top of its stack. */
 void ng_coro_start(struct ng_coro *c, void (*fn)(void *arg), void *arg);

@@ -23,9 +23,11 @@
 #include <errno.h>
 #include <numa.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "runtime/coro.h"
 #include "runtime/system_impl.h"
@@ -37,6 +39,14 @@
  * fifth more host time, spent switching between SMs' working sets.
  */
 #define NG_SLICES	8
+
+/*
+ * A block slot's stack (virtual: pages are committed as it grows into
+ * them). All slots' stacks are one mapping: a papers' machine has
+ * thousands of slots (64 SMs x 40 on MGPUSim's GPUs, at 16 GPUs), more
+ * than the kernel allows mappings if each had a guard page of its own.
+ */
+#define NG_SLOT_STACK	(1u << 20)
 
 /*
  * A resident block slot: one of an SM's places for a block, with the
@@ -83,23 +93,26 @@ static void slot_main(void *arg)
 }
 
 /* Earlier clock first; the GPU's slot order breaks ties. */
-static bool before(const struct ng_slot *a, const struct ng_slot *b)
+static bool before(const struct ng_heap_ent *a, const struct ng_heap_ent *b)
 {
 	return a->now < b->now || (a->now == b->now && a->key < b->key);
 }
 
-static void sift_down(struct ng_gpu_run *h, unsigned int i)
+/* The root's clock has grown to @now: its place again. */
+static void sift_down(struct ng_gpu_run *h, ng_ticks now)
 {
-	struct ng_slot *x = h->heap[i];
+	struct ng_heap_ent x = h->heap[0];
+	unsigned int i = 0;
 
+	x.now = now;
 	for (;;) {
 		unsigned int c = 2 * i + 1;
 
 		if (c >= h->n)
 			break;
-		if (c + 1 < h->n && before(h->heap[c + 1], h->heap[c]))
+		if (c + 1 < h->n && before(&h->heap[c + 1], &h->heap[c]))
 			c++;
-		if (!before(h->heap[c], x))
+		if (!before(&h->heap[c], &x))
 			break;
 		h->heap[i] = h->heap[c];
 		i = c;
@@ -113,10 +126,30 @@ static ng_ticks second_clock(const struct ng_gpu_run *h)
 	ng_ticks t = UINT64_MAX;
 
 	if (h->n > 1)
-		t = h->heap[1]->now;
-	if (h->n > 2 && h->heap[2]->now < t)
-		t = h->heap[2]->now;
+		t = h->heap[1].now;
+	if (h->n > 2 && h->heap[2].now < t)
+		t = h->heap[2].now;
 	return t;
+}
+
+/*
+ * Once a slot's coroutine has ended (at every kernel's end): checked then
+ * rather than at every switch, where the canary's line would be one more
+ * cache miss.
+ */
+static void check_stack(const struct ng_slot *x)
+{
+	if (!ng_coro_overflowed(&x->co))
+		return;
+	/* a neighbour's stack may be corrupt: nothing is safe any more */
+	fprintf(stderr, "ngemu: a block on SM %u overflowed its %u KiB stack\n",
+		x->sm->id, NG_SLOT_STACK >> 10);
+	abort();
+}
+
+static void *slot_stack(struct ng_system *sys, const struct ng_slot *x)
+{
+	return (char *)sys->stacks + (size_t)(x - sys->slots) * NG_SLOT_STACK;
 }
 
 /* Make @x the block running on its SM; then take back what it did. */
@@ -157,13 +190,13 @@ static ng_ticks run_gpu(struct ng_gpu_run *h, ng_ticks end, ng_ticks q,
 			struct ng_coro *sched)
 {
 	while (h->n) {
-		struct ng_slot *e = h->heap[0];
+		struct ng_slot *e = h->heap[0].x;
 		struct ng_sm *sm = e->sm;
 		ng_ticks second, until;
 
 		if (sm->port > e->now) {
 			e->now = sm->port;
-			sift_down(h, 0);
+			sift_down(h, e->now);
 			continue;
 		}
 		if (e->now >= end)
@@ -175,16 +208,18 @@ static ng_ticks run_gpu(struct ng_gpu_run *h, ng_ticks end, ng_ticks q,
 		sm->block_at = second + q;
 		ng_coro_switch(sched, &e->co);
 		slot_leave(e);
-		if (e->done)
+		if (e->done) {
+			check_stack(e);
 			h->heap[0] = h->heap[--h->n];
+		}
 		if (h->n)
-			sift_down(h, 0);
+			sift_down(h, h->heap[0].x->now);
 	}
-	return h->n ? h->heap[0]->now : UINT64_MAX;
+	return h->n ? h->heap[0].now : UINT64_MAX;
 }
 
 /* The end of an interval: what GPUs did that others must see (model.h). */
-static void sync(struct ng_system *sys, const unsigned int *gpu,
+static void interval_end(struct ng_system *sys, const unsigned int *gpu,
 		 unsigned int ngpu, struct ng_ibarrier *ib)
 {
 	const unsigned int spg = sys->cfg.sms;
@@ -226,8 +261,14 @@ static void arm_gpu(struct ng_system *sys, unsigned int g)
 			x->cu = 0;
 			x->done = false;
 			x->key = h->n;
+			h->heap[h->n].now = 0;
+			h->heap[h->n].key = x->key;
+			/* a slot's stack is touched only once it holds blocks */
+			if (!x->co.stack)
+				ng_coro_init_at(&x->co, slot_stack(sys, x),
+						NG_SLOT_STACK);
 			ng_coro_start(&x->co, slot_main, x);
-			h->heap[h->n++] = x;
+			h->heap[h->n++].x = x;
 		}
 }
 
@@ -269,7 +310,7 @@ static void step(struct ng_system *sys, const unsigned int *gpu,
 
 		arm_gpu(sys, gpu[i]);
 		for (unsigned int j = 0; j < h->n; j++)
-			h->heap[j]->sched = &sched;
+			h->heap[j].x->sched = &sched;
 	}
 	for (;;) {
 		ng_ticks end = lo + sys->interval, mine = UINT64_MAX, all;
@@ -281,7 +322,7 @@ static void step(struct ng_system *sys, const unsigned int *gpu,
 				mine = t;
 		}
 		all = ib ? ng_ibarrier_min(ib, mine) : mine;
-		sync(sys, gpu, ngpu, ib);
+		interval_end(sys, gpu, ngpu, ib);
 		if (all == UINT64_MAX)
 			break;
 		lo = all / sys->interval * sys->interval;
@@ -404,6 +445,9 @@ void ng_pool_stop(struct ng_system *sys)
 		ng_coro_fini(&sys->slots[i].co);
 	free(sys->slots);
 	sys->slots = NULL;
+	if (sys->stacks)
+		munmap((char *)sys->stacks - sys->page, n * NG_SLOT_STACK + sys->page);
+	sys->stacks = NULL;
 	for (unsigned int g = 0; g < NG_MAX_GPUS; g++) {
 		free(sys->run[g].heap);
 		sys->run[g].heap = NULL;
@@ -434,11 +478,25 @@ static int make_slots(struct ng_system *sys)
 		sys->shared = NULL;
 		return -ENOMEM;
 	}
+	/* a guard page below the lowest stack, the canaries above it */
+	sys->page = (size_t)sysconf(_SC_PAGESIZE);
+	sys->stacks = mmap(NULL, n * NG_SLOT_STACK + sys->page,
+			   PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,
+			   -1, 0);
+	if (sys->stacks == MAP_FAILED) {
+		sys->stacks = NULL;
+		return -ENOMEM;
+	}
+	if (mprotect(sys->stacks, sys->page, PROT_NONE)) {
+		munmap(sys->stacks, n * NG_SLOT_STACK + sys->page);
+		sys->stacks = NULL;
+		return -ENOMEM;
+	}
+	sys->stacks = (char *)sys->stacks + sys->page;
 	for (size_t i = 0; i < n; i++) {
 		struct ng_slot *x = &sys->slots[i];
 
-		if (ng_coro_init(&x->co, 0))
-			return -ENOMEM;
 		x->sys = sys;
 		x->sm = sys->sms[i / sys->nslots];
 		x->sm->host = x;

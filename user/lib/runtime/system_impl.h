@@ -16,9 +16,19 @@
 #include "ngemu/runtime/sched.h"
 #include "ngemu/runtime/system.h"
 
-/* A GPU's slots that hold blocks this kernel, earliest clock first (pool.c). */
+/*
+ * A GPU's slots that hold blocks this kernel, earliest clock first
+ * (pool.c): a heap whose entries carry their slot's clock and order, so
+ * that keeping it in order touches only the heap.
+ */
+struct ng_heap_ent {
+	uint64_t now;
+	unsigned int key;
+	struct ng_slot *x;
+};
+
 struct ng_gpu_run {
-	struct ng_slot **heap;
+	struct ng_heap_ent *heap;
 	unsigned int n;
 };
 
@@ -37,6 +47,8 @@ struct ng_system {
 	unsigned int resident;		/* of them, those this kernel fills */
 	void *shared;			/* the slots' shared memory */
 	size_t shared_size;
+	void *stacks;			/* the slots' stacks */
+	size_t page;
 	struct ng_gpu_run run[NG_MAX_GPUS];	/* per GPU: its slots' schedule */
 	unsigned int all_gpus[NG_MAX_GPUS];
 	unsigned int nthreads;

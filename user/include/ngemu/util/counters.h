@@ -68,6 +68,7 @@
 	X(DIR_RACE,	"dir",	"race_invals",	"invalidates of same-interval readers of a written line") \
 	X(MSHR_HIT,	"mshr",	"hits",		"fine-grained loads merged with an in-flight request covering their words") \
 	X(MSHR_PARTIAL,	"mshr",	"partial",	"fine-grained loads of a line in flight whose mask was not covered") \
+	X(MSHR_FULL,	"mshr",	"full",		"fine-grained loads that found every MSHR in flight and waited for one") \
 	X(FINE_REQ,	"mshr",	"fine_loads",	"fine-grained remote loads sent (L1 bypassed)") \
 	X(FINE_UNITS,	"mshr",	"fine_units",	"transfer units (xfer-gran bytes) they fetched") \
 	X(RDMA_HIT,	"rdma",	"hits",		"remote loads served by the RDMA cache") \
