@@ -283,6 +283,17 @@ void ng_config_resolve(struct ng_config *cfg);
 int ng_config_validate(const struct ng_config *cfg, char *err, size_t errlen);
 
 /*
+ * Blocks of @threads threads using @shared bytes of shared memory that an
+ * emulated SM holds at once under config @cfg, as a GPU's occupancy
+ * calculator says: blocks-per-sm, or fewer when threads-per-sm or
+ * shared-per-sm (0: no limit) run out first (threads count whole warps of
+ * NG_CONFIG_WARP); at least 1. ng_launch() runs a kernel with that many.
+ */
+#define NG_CONFIG_WARP	32
+unsigned int ng_resident_blocks(const struct ng_config *cfg,
+				unsigned int threads, unsigned int shared);
+
+/*
  * Line requests an emulated SM has in flight at most: mlp when set, else
  * its real SMs' miss entries (mshr-entries x sm-scale).
  */

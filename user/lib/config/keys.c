@@ -262,6 +262,8 @@ void ng_config_print(const struct ng_config *c, FILE *out)
 		if (mlp_bw < c->local_bw || issue_bw < c->local_bw)
 			fprintf(out, "# warning: below local-bw: raise mshr-entries, sms or sm-scale to reach it\n");
 	}
-	fprintf(out, "# derived: at most %u blocks in flight per GPU (sms x blocks-per-sm; threads-per-sm and shared-per-sm may hold a kernel to fewer), %u line requests per SM (mshr-entries x sm-scale)\n",
+	fprintf(out, "# derived: blocks in flight per GPU: %u of 256 threads, %u of 1024, at most %u (sms x blocks-per-sm, within threads-per-sm and shared-per-sm); %u line requests in flight per SM\n",
+		c->sms * ng_resident_blocks(c, 256, 0),
+		c->sms * ng_resident_blocks(c, 1024, 0),
 		c->sms * c->blocks_per_sm, ng_config_mlp(c));
 }

@@ -94,6 +94,21 @@ int ng_config_validate(const struct ng_config *c, char *err, size_t errlen)
 }
 
 /* An idle system: request leg, home memory, response leg, one line each. */
+unsigned int ng_resident_blocks(const struct ng_config *c, unsigned int threads,
+				unsigned int shared)
+{
+	unsigned int n = c->blocks_per_sm;
+	unsigned int warps = (threads + NG_CONFIG_WARP - 1) / NG_CONFIG_WARP;
+
+	/* as an occupancy calculator: threads go to an SM a warp at a time */
+	if (c->threads_per_sm && warps &&
+	    c->threads_per_sm / (warps * NG_CONFIG_WARP) < n)
+		n = c->threads_per_sm / (warps * NG_CONFIG_WARP);
+	if (c->shared_per_sm && shared && c->shared_per_sm / shared < n)
+		n = (unsigned int)(c->shared_per_sm / shared);
+	return n ? n : 1;
+}
+
 unsigned int ng_config_mlp(const struct ng_config *c)
 {
 	uint64_t n = (uint64_t)c->mshr_entries * c->sm_scale;

@@ -59,21 +59,6 @@ void ng_run_sm(struct ng_system *sys, struct ng_sm *sm)
 	}
 }
 
-unsigned int ng_resident_blocks(const struct ng_config *c, unsigned int threads,
-				unsigned int shared)
-{
-	unsigned int n = c->blocks_per_sm;
-	unsigned int warps = (threads + NG_WARP - 1) / NG_WARP;
-
-	/* as an occupancy calculator: threads go to an SM a warp at a time */
-	if (c->threads_per_sm && warps &&
-	    c->threads_per_sm / (warps * NG_WARP) < n)
-		n = c->threads_per_sm / (warps * NG_WARP);
-	if (c->shared_per_sm && shared && c->shared_per_sm / shared < n)
-		n = (unsigned int)(c->shared_per_sm / shared);
-	return n ? n : 1;
-}
-
 int ng_launch(struct ng_system *sys, const struct ng_launch *l,
 	      struct ng_launch_result *res)
 {

@@ -10,7 +10,9 @@
 
 #include <stdint.h>
 
-#define NG_WARP		32
+#include "ngemu/config.h"
+
+#define NG_WARP		NG_CONFIG_WARP
 /* each lane touches at most two lines (an access never exceeds a line) */
 #define NG_MAX_LINE_REQS (2 * NG_WARP)
 

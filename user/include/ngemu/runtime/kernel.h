@@ -7,10 +7,17 @@
  * Loads return the data the model says they read (from the home memory or
  * from a cached copy).
  *
- * A block's warps run one after another on its SM's thread, so a block
- * barrier is a phase boundary in the kernel's code: finish a loop over all
- * warps, call ng_block_sync() (which charges the barrier's wait), then
- * start the next loop. Shared memory is ng_block.shared.
+ * A block's warps run one after another in its code, so a block barrier
+ * is a phase boundary in the kernel's code: finish a loop over all warps,
+ * call ng_block_sync() (which charges the barrier's wait), then start the
+ * next loop. Shared memory is ng_block.shared.
+ *
+ * An SM holds several blocks at once (blocks-per-sm), interleaved in
+ * modeled time: a wait holds only the block that waits, and the SM's other
+ * blocks hide its latency. For its own warps to overlap, a kernel issues
+ * the loads of all its warps, then waits for them (ng_warp_wait() per
+ * warp): a block then pays one latency per such step. A load whose
+ * address comes from an earlier load must wait for that load first.
  */
 #ifndef NGEMU_KERNEL_H
 #define NGEMU_KERNEL_H
@@ -72,15 +79,6 @@ struct ng_launch_result {
 	double wall_s;
 	uint64_t requests;
 };
-
-/*
- * Blocks of @threads threads using @shared bytes of shared memory that an
- * emulated SM holds at once under config @c, as a GPU's occupancy
- * calculator says: blocks-per-sm, or fewer when threads-per-sm or
- * shared-per-sm (0: no limit) run out first; at least 1.
- */
-unsigned int ng_resident_blocks(const struct ng_config *c, unsigned int threads,
-				unsigned int shared);
 
 /* Run a kernel to completion (a kernel boundary follows). 0 or -errno. */
 int ng_launch(struct ng_system *sys, const struct ng_launch *l,
@@ -177,7 +175,10 @@ void ng_block_compute(struct ng_block *b, unsigned int n, unsigned int insts);
 /* Atomic add at the home, per active lane; @old gets the previous values. */
 void ng_atomic_add_u32(struct ng_warp *w, const uintptr_t addr[NG_WARP],
 		       const uint32_t val[NG_WARP], uint32_t old[NG_WARP]);
-/* The warp consumes its loaded values: wait until they have arrived. */
+/*
+ * The warp consumes its loaded values: its block waits until they have
+ * arrived (the SM's other resident blocks go on).
+ */
 void ng_warp_wait(struct ng_warp *w);
 
 /*
@@ -203,7 +204,10 @@ static inline void ng_warp_compute(struct ng_warp *w, unsigned int insts)
 	sm->ctr.v[NG_CTR_COMPUTE_TICKS] += fp >> 16;
 	ng_sm_maybe_yield(sm);
 }
-/* Block barrier: the SM waits for every request it has in flight. */
+/*
+ * Block barrier: the block waits for every request it has in flight (not
+ * for those of the SM's other resident blocks).
+ */
 void ng_block_sync(struct ng_block *b);
 
 /*
