@@ -6,9 +6,14 @@
 #     a second per worker thread;
 #   - the same, --deterministic, on one thread;
 #   - the counting model's stream-triad (no L2, no RDC), emulated / native
-#     in the same run.
-# Usage: tools/bench-speed.sh [NGEMU] (N=9 by default). Exit 1 if a goal
-# is missed.
+#     in the same run (native: best of 10 on every CPU, as STREAM reports);
+#   - per preset, at the paper's occupancy (its SMs holding as many blocks
+#     as the paper's), the full pipeline's line requests a second per
+#     worker over the same at one resident block per SM, the two run in
+#     turn (goal 0.7), deterministic and threaded; and the emulation
+#     slowdown (wall time / modeled time) of the paper's main workload.
+# Usage: tools/bench-speed.sh [NGEMU] (N=9 by default, N_PRESET=3 for the
+# per-preset rows). Exit 1 if a goal is missed.
 set -eu
 ngemu=${1:-build/ngemu}
 n=${N:-9}
@@ -42,4 +47,45 @@ row "full pipeline, deterministic, one thread" \
 	"$(median requests_per_s_per_worker $full --deterministic)" 6600000 "M req/s" 1e6
 row "counting-model triad, emulated / native" \
 	"$(median ratio stream-triad --l2-size 0 --rdc-size 0)" 0.6 "" 1
+
+# median over N_PRESET pairs of runs of VALUE(occupancy) / VALUE(1 block
+# per SM) for "key", the two runs of a pair one after the other
+np=${N_PRESET:-3}
+pair_ratio() {
+	key=$1
+	shift
+	i=0
+	while [ $i -lt "$np" ]; do
+		a=$("$ngemu" bench "$@" --json | sed -n "s/.*\"$key\": \([0-9.e+-]*\),*/\1/p")
+		b=$("$ngemu" bench "$@" --blocks-per-sm 1 --json |
+		    sed -n "s/.*\"$key\": \([0-9.e+-]*\),*/\1/p")
+		awk -v a="$a" -v b="$b" 'BEGIN { print (b > 0 ? a / b : 0) }'
+		i=$((i + 1))
+	done | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+
+# wall / modeled of one run
+slowdown() {
+	"$ngemu" bench "$@" --json | awk '
+		/"wall_s":/ { gsub(/[",]/, "", $2); w = $2 }
+		/"modeled_s":/ && !m { gsub(/[",]/, "", $2); m = $2 }
+		END { printf "%.0f\n", m > 0 ? w / m : 0 }'
+}
+
+printf '\n%-10s %-13s %28s %28s %16s\n' preset workload \
+	"occupancy/1 block, det." "occupancy/1 block, threaded" "wall / modeled"
+for pw in carve:stream-triad dualopt:spmv rec:gemm coda:km scalegpu:vectoradd; do
+	p=${pw%%:*}
+	w=${pw#*:}
+	full="stream-triad --system $p --placement fgp --no-native --size 8M --iters 2"
+	d=$(pair_ratio requests_per_s_per_worker $full --deterministic)
+	t=$(pair_ratio requests_per_s_per_worker $full)
+	sd=$(slowdown "$w" --system "$p" --iters 1)
+	line=$(awk -v p="$p" -v w="$w" -v d="$d" -v t="$t" -v sd="$sd" 'BEGIN {
+		printf "%-10s %-13s %21.2f %-6s %21.2f %-6s %16s", p, w,
+		       d, d >= 0.7 ? "met" : "MISSED", t, t >= 0.7 ? "met" : "MISSED", sd
+	}')
+	echo "$line"
+	case $line in *MISSED*) fail=1 ;; esac
+done
 exit $fail

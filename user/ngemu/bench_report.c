@@ -348,7 +348,7 @@ void ng_bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
 	printf("wall       %-12s %8.2f GB/s (emulated)\n",
 	       ng_fmt_dur(r->wall_s, b1, sizeof(b1)), r->wall_bw);
 	if (r->has_native)
-		printf("native     %-12s %8.2f GB/s  ratio %.2f (emulated / native, same threads)\n",
+		printf("native     %-12s %8.2f GB/s  ratio %.2f (emulated / native, best of 10, every CPU)\n",
 		       ng_fmt_dur(r->native_wall_s, b1, sizeof(b1)), r->native_bw,
 		       r->ratio);
 	if (r->metric)

@@ -161,4 +161,30 @@ TEST(stack_guard)
 	ng_coro_fini(&o.self);
 }
 
+/*
+ * A stack the caller provides (the SMs' block slots share one mapping):
+ * a run that stays on it leaves the canary at its bottom; one that went
+ * below the bottom, into what would be a neighbour's stack, is told.
+ */
+TEST(a_caller_stack_tells_an_overflow)
+{
+	size_t size = 256 << 10;
+	char *mem = aligned_alloc(64, 2 * size);
+	struct ng_coro me = { 0 };
+	struct overflow o = { .back = &me, .depth = 100 };
+
+	ASSERT_NE(NULL, mem);
+	/* the upper half is the coroutine's; the lower half stands for its neighbour */
+	ng_coro_init_at(&o.self, mem + size, size);
+	ng_coro_start(&o.self, overflow_main, &o);
+	ng_coro_switch(&me, &o.self);
+	EXPECT_EQ(50, o.got);
+	EXPECT_FALSE(ng_coro_overflowed(&o.self));
+	/* what an overflow does to the lowest word */
+	memset(mem + size, 0x5a, 8);
+	EXPECT_TRUE(ng_coro_overflowed(&o.self));
+	ng_coro_fini(&o.self);
+	free(mem);
+}
+
 #endif /* NGEMU_TEST_CORO_CASES_H */

@@ -59,6 +59,7 @@ struct ng_slot {
 	struct ng_coro *sched;		/* its host thread's own context */
 	struct ng_system *sys;
 	struct ng_sm *sm;
+	struct ng_gpu_run *run;		/* its GPU's schedule */
 	ng_ticks now, done_max;
 	uint64_t block;
 	unsigned int cu;
@@ -75,22 +76,6 @@ struct ng_pool_thread {
 	unsigned int ngpu;		/* its GPUs, in order */
 	unsigned int gpu[NG_MAX_GPUS];
 };
-
-static void sm_yield(struct ng_sm *sm)
-{
-	struct ng_slot *x = sm->host;
-
-	ng_coro_switch(&x->co, x->sched);
-}
-
-static void slot_main(void *arg)
-{
-	struct ng_slot *x = arg;
-
-	ng_run_sm(x->sys, x->sm);
-	x->done = true;
-	ng_coro_exit(&x->co, x->sched);
-}
 
 /* Earlier clock first; the GPU's slot order breaks ties. */
 static bool before(const struct ng_heap_ent *a, const struct ng_heap_ent *b)
@@ -176,18 +161,23 @@ static void slot_leave(struct ng_slot *x)
 }
 
 /*
- * Run one GPU's slots to @end: the slot with the earliest clock runs until
- * it is a slice ahead of the next earliest (it gives way at its next model
- * call), and gives way before taking a block while another is more than a
- * slice behind it, so that the GPU's blocks go to its slots in the order
- * of their clocks (within a slice: a slice's worth of work in a row keeps
- * each slot's accesses streaming on the host). A slot whose SM's port is
- * busy past its clock cannot issue before the port is free: it takes the
- * port's time first and finds its place again. Nothing here depends on
- * other GPUs, so a GPU runs the same on any thread.
+ * A GPU's slots run to the interval's end h->end: the slot with the
+ * earliest clock runs until it is a slice ahead of the next earliest (it
+ * gives way at its next model call), and gives way before taking a block
+ * while another is more than a slice behind it, so that the GPU's blocks
+ * go to its slots in the order of their clocks (within a slice: a slice's
+ * worth of work in a row keeps each slot's accesses streaming on the
+ * host). A slot whose SM's port is busy past its clock cannot issue before
+ * the port is free: it takes the port's time first and finds its place
+ * again. Nothing here depends on other GPUs, so a GPU runs the same on any
+ * thread.
+ *
+ * A slot that gives way picks the next one and switches to it directly;
+ * only at the interval's end does it go back to its thread's context.
  */
-static ng_ticks run_gpu(struct ng_gpu_run *h, ng_ticks end, ng_ticks q,
-			struct ng_coro *sched)
+
+/* The slot to run next, entered on its SM; NULL: the interval is done. */
+static struct ng_slot *pick(struct ng_gpu_run *h)
 {
 	while (h->n) {
 		struct ng_slot *e = h->heap[0].x;
@@ -199,22 +189,64 @@ static ng_ticks run_gpu(struct ng_gpu_run *h, ng_ticks end, ng_ticks q,
 			sift_down(h, e->now);
 			continue;
 		}
-		if (e->now >= end)
-			break;
+		if (e->now >= h->end)
+			return NULL;
 		second = second_clock(h);
-		until = second < end - q ? second + q : end;
+		until = second < h->end - h->q ? second + h->q : h->end;
 		slot_enter(e);
 		sm->yield_at = until > sm->now ? until : sm->now + 1;
-		sm->block_at = second + q;
-		ng_coro_switch(sched, &e->co);
-		slot_leave(e);
-		if (e->done) {
-			check_stack(e);
-			h->heap[0] = h->heap[--h->n];
-		}
+		sm->block_at = second + h->q;
+		return e;
+	}
+	return NULL;
+}
+
+/* @x, the heap's first, has given way or ended: its new place. */
+static void put_back(struct ng_gpu_run *h, struct ng_slot *x)
+{
+	slot_leave(x);
+	if (x->done) {
+		check_stack(x);
+		h->heap[0] = h->heap[--h->n];
 		if (h->n)
 			sift_down(h, h->heap[0].x->now);
+		return;
 	}
+	sift_down(h, x->now);
+}
+
+static void sm_yield(struct ng_sm *sm)
+{
+	struct ng_slot *x = sm->host, *e;
+
+	put_back(x->run, x);
+	e = pick(x->run);
+	if (e != x)
+		ng_coro_switch(&x->co, e ? &e->co : x->sched);
+}
+
+static void slot_main(void *arg)
+{
+	struct ng_slot *x = arg, *e;
+
+	ng_run_sm(x->sys, x->sm);
+	x->done = true;
+	put_back(x->run, x);
+	e = pick(x->run);
+	ng_coro_exit(&x->co, e ? &e->co : x->sched);
+}
+
+/* Run GPU @h's slots to @end; the earliest clock left (UINT64_MAX: none). */
+static ng_ticks run_gpu(struct ng_gpu_run *h, ng_ticks end, ng_ticks q,
+			struct ng_coro *sched)
+{
+	struct ng_slot *e;
+
+	h->end = end;
+	h->q = q;
+	e = pick(h);
+	if (e)
+		ng_coro_switch(sched, &e->co);
 	return h->n ? h->heap[0].now : UINT64_MAX;
 }
 
@@ -260,6 +292,7 @@ static void arm_gpu(struct ng_system *sys, unsigned int g)
 			x->block = 0;
 			x->cu = 0;
 			x->done = false;
+			x->run = h;
 			x->key = h->n;
 			h->heap[h->n].now = 0;
 			h->heap[h->n].key = x->key;

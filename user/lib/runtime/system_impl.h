@@ -30,6 +30,7 @@ struct ng_heap_ent {
 struct ng_gpu_run {
 	struct ng_heap_ent *heap;
 	unsigned int n;
+	uint64_t end, q;		/* this interval's end, the slice */
 };
 
 struct ng_system {

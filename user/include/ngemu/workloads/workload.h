@@ -34,7 +34,7 @@ struct ng_system;
 struct ng_bench_opts {
 	uint64_t size;		/* bytes per array; 0: the workload's default */
 	unsigned int iters;	/* 0: default */
-	bool native;		/* also run natively, same threads and arrays */
+	bool native;		/* also run natively: same arrays, best of 10 */
 	/*
 	 * change one element of the result before it is verified: the
 	 * verification must then fail (a check of the check)
