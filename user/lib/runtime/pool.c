@@ -517,6 +517,22 @@ void ng_pool_stop(struct ng_system *sys)
 }
 
 /*
+ * A slot touches the top of its stack, its canary and what its block uses
+ * of its shared memory: a few 4 KB pages. Where transparent huge pages are
+ * on for every mapping (a kernel built with THP "always"), each touch
+ * would take 2 MB: thousands of slots ran a 2 GB VM out of memory.
+ */
+static void no_huge_pages(void *p, size_t len)
+{
+#ifdef MADV_NOHUGEPAGE
+	(void)madvise(p, len, MADV_NOHUGEPAGE);
+#else
+	(void)p;
+	(void)len;
+#endif
+}
+
+/*
  * Every SM's block slots: a coroutine each, and shared memory for the block
  * it holds (mapped, not touched: a page costs only when a block uses it).
  */
@@ -537,6 +553,7 @@ static int make_slots(struct ng_system *sys)
 		sys->shared = NULL;
 		return -ENOMEM;
 	}
+	no_huge_pages(sys->shared, sys->shared_size);
 	/* a guard page below the lowest stack, the canaries above it */
 	sys->page = (size_t)sysconf(_SC_PAGESIZE);
 	sys->stacks = mmap(NULL, n * NG_SLOT_STACK + sys->page,
@@ -553,6 +570,7 @@ static int make_slots(struct ng_system *sys)
 		return -ENOMEM;
 	}
 	sys->stacks = (char *)sys->stacks + sys->page;
+	no_huge_pages(sys->stacks, n * NG_SLOT_STACK);
 	for (size_t i = 0; i < n; i++) {
 		struct ng_slot *x = &sys->slots[i];
 
