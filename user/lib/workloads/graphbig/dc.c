@@ -17,53 +17,74 @@
 #define DC_INSTS	5
 #define DC_EDGE_INSTS	3
 
+_Static_assert(DC_BLOCK <= GB_WARPS * NG_WARP, "struct gb_warps holds a block's warps");
+
 struct dc_args {
 	uint32_t *row, *col, *in, *out;
 	uint64_t n;
 };
 
+/*
+ * Phase by phase over the block's warps, as its warps overlap on a GPU:
+ * every warp loads its row offsets, then each waits for them before it
+ * writes the out-degrees and addresses its edges; edge k of every lane
+ * that has one, in lockstep: every warp loads its target, then each waits
+ * for it before the atomic can address the in-degree.
+ */
 static void dc_kernel(struct ng_block *b, void *p)
 {
 	const struct dc_args *a = p;
+	uint32_t deg[GB_WARPS][NG_WARP], dst[GB_WARPS][NG_WARP];
+	uint32_t most[GB_WARPS], one[NG_WARP], all = 0;
+	uintptr_t addr[GB_WARPS][NG_WARP];
+	struct ng_warp t[GB_WARPS];
+	struct gb_warps g;
 
-	for (unsigned int wi = 0; wi < b->nwarps; wi++) {
-		uint32_t r0[NG_WARP], r1[NG_WARP], deg[NG_WARP], most = 0;
-		struct ng_warp w;
-		uint64_t i0;
+	gb_rows_issue(b, a->row, a->n, DC_BLOCK, DC_INSTS, &g);
+	for (unsigned int wi = 0; wi < g.n; wi++) {
+		struct ng_warp s;
 
-		ng_warp_get(b, wi, &w);
-		if (!wlc_lanes(&w, a->n, DC_BLOCK, &i0))
-			break;
-		ng_warp_compute(&w, DC_INSTS);
-		ng_ld_contig(&w, a->row + i0, 4, r0);
-		ng_ld_contig(&w, a->row + i0 + 1, 4, r1);
-		for (unsigned int l = 0; l < w.nlanes; l++) {
-			deg[l] = r1[l] - r0[l];
-			if (deg[l] > most)
-				most = deg[l];
+		ng_warp_wait(&g.w[wi]);
+		most[wi] = 0;
+		for (unsigned int l = 0; l < g.w[wi].nlanes; l++) {
+			deg[wi][l] = g.r1[wi][l] - g.r0[wi][l];
+			if (deg[wi][l] > most[wi])
+				most[wi] = deg[wi][l];
 		}
-		ng_st_contig(&w, a->out + i0, 4, deg);
-		/* edge k of every lane that has one, in lockstep */
-		for (uint32_t k = 0; k < most; k++) {
-			uintptr_t addr[NG_WARP];
-			uint32_t dst[NG_WARP], one[NG_WARP];
-			struct ng_warp t = w;
-
-			t.active = 0;
-			for (unsigned int l = 0; l < w.nlanes; l++)
-				if (k < deg[l]) {
-					t.active |= 1u << l;
-					addr[l] = (uintptr_t)(a->col + r0[l] + k);
-					one[l] = 1;
+		if (most[wi] > all)
+			all = most[wi];
+		/* the store's completion is not the warp's to wait for */
+		s = g.w[wi];
+		ng_st_contig(&s, a->out + g.i0[wi], 4, deg[wi]);
+	}
+	for (unsigned int l = 0; l < NG_WARP; l++)
+		one[l] = 1;
+	for (uint32_t k = 0; k < all; k++) {
+		for (unsigned int wi = 0; wi < g.n; wi++) {
+			if (k >= most[wi])
+				continue;
+			t[wi] = g.w[wi];
+			t[wi].active = 0;
+			for (unsigned int l = 0; l < g.w[wi].nlanes; l++)
+				if (k < deg[wi][l]) {
+					t[wi].active |= 1u << l;
+					addr[wi][l] = (uintptr_t)(a->col + g.r0[wi][l] + k);
 				}
-			ng_warp_compute(&t, DC_EDGE_INSTS);
-			ng_ld(&t, addr, 4, dst);
-			for (unsigned int l = 0; l < w.nlanes; l++)
-				if (t.active >> l & 1)
-					addr[l] = (uintptr_t)(a->in + dst[l]);
-			ng_atomic_add_u32(&t, addr, one, NULL);
-			if (t.ready > w.ready)
-				w.ready = t.ready;
+			ng_warp_compute(&t[wi], DC_EDGE_INSTS);
+			ng_ld(&t[wi], addr[wi], 4, dst[wi]);
+		}
+		for (unsigned int wi = 0; wi < g.n; wi++) {
+			struct ng_warp s;
+
+			if (k >= most[wi])
+				continue;
+			ng_warp_wait(&t[wi]);
+			for (unsigned int l = 0; l < g.w[wi].nlanes; l++)
+				if (t[wi].active >> l & 1)
+					addr[wi][l] = (uintptr_t)(a->in + dst[wi][l]);
+			/* nothing waits for an atomic whose old value is unused */
+			s = t[wi];
+			ng_atomic_add_u32(&s, addr[wi], one, NULL);
 		}
 	}
 }

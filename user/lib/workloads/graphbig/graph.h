@@ -167,6 +167,47 @@ static inline void gb_copy_kernel(struct ng_block *b, void *p)
 	}
 }
 
+/* Warps of the largest block of the compute kernels (256 threads). */
+#define GB_WARPS	(256 / NG_WARP)
+
+/*
+ * A block's warps in a kernel of a thread per vertex, with their
+ * vertices' row offsets. A warp's edges hang off r0 and r1, so nothing of
+ * them can be addressed before its row loads have arrived: a kernel issues
+ * the row loads of every warp (gb_rows_issue()), then waits for each warp
+ * before it uses them, so that the block pays one latency for all of them.
+ */
+struct gb_warps {
+	unsigned int n;				/* warps with vertices */
+	uint64_t i0[GB_WARPS];			/* each warp's first vertex */
+	struct ng_warp w[GB_WARPS];
+	uint32_t r0[GB_WARPS][NG_WARP], r1[GB_WARPS][NG_WARP];
+};
+
+/*
+ * Every warp of @b (@block threads, of @n vertices in all) does @insts
+ * instructions (0: none) and loads row[v] and row[v + 1] of its lanes'
+ * vertices v; none waits.
+ */
+static inline void gb_rows_issue(struct ng_block *b, const uint32_t *row,
+				 uint64_t n, unsigned int block,
+				 unsigned int insts, struct gb_warps *g)
+{
+	g->n = 0;
+	for (unsigned int wi = 0; wi < b->nwarps && wi < GB_WARPS; wi++) {
+		struct ng_warp *w = &g->w[wi];
+
+		ng_warp_get(b, wi, w);
+		if (!wlc_lanes(w, n, block, &g->i0[wi]))
+			break;
+		if (insts)
+			ng_warp_compute(w, insts);
+		ng_ld_contig(w, row + g->i0[wi], 4, g->r0[wi]);
+		ng_ld_contig(w, row + g->i0[wi] + 1, 4, g->r1[wi]);
+		g->n = wi + 1;
+	}
+}
+
 /*
  * The graph of a run of workload @name: size / 4 vertices (32 at least),
  * edges within groups of @span vertices (0: anywhere), in @g; with @u,
