@@ -26,58 +26,79 @@
 #define CC_INSTS	5
 #define CC_EDGE_INSTS	3
 
+_Static_assert(CC_BLOCK <= GB_WARPS * NG_WARP, "struct gb_warps holds a block's warps");
+
 struct cc_args {
 	uint32_t *row, *col, *label[2];
 	uint64_t n;
 	unsigned int cur;
 };
 
+/*
+ * Phase by phase over the block's warps, as its warps overlap on a GPU:
+ * every warp loads its row offsets and labels, then each waits for them
+ * before it addresses its edges. Edge k of every lane that has one, in
+ * lockstep: every warp loads its neighbour, then each waits for it before
+ * it can address the neighbour's label, then each waits for the label
+ * before it takes the minimum.
+ */
 static void cc_kernel(struct ng_block *b, void *p)
 {
 	const struct cc_args *a = p;
 	const uint32_t *in = a->label[a->cur];
 	uint32_t *out = a->label[!a->cur];
+	uint32_t best[GB_WARPS][NG_WARP], v[GB_WARPS][NG_WARP];
+	uint32_t most[GB_WARPS], all = 0;
+	uintptr_t addr[GB_WARPS][NG_WARP];
+	struct ng_warp t[GB_WARPS];
+	struct gb_warps g;
 
-	for (unsigned int wi = 0; wi < b->nwarps; wi++) {
-		uint32_t r0[NG_WARP], r1[NG_WARP], best[NG_WARP], most = 0;
-		struct ng_warp w;
-		uint64_t i0;
-
-		ng_warp_get(b, wi, &w);
-		if (!wlc_lanes(&w, a->n, CC_BLOCK, &i0))
-			break;
-		ng_warp_compute(&w, CC_INSTS);
-		ng_ld_contig(&w, a->row + i0, 4, r0);
-		ng_ld_contig(&w, a->row + i0 + 1, 4, r1);
-		ng_ld_contig(&w, in + i0, 4, best);
-		for (unsigned int l = 0; l < w.nlanes; l++)
-			if (r1[l] - r0[l] > most)
-				most = r1[l] - r0[l];
-		for (uint32_t k = 0; k < most; k++) {
-			uintptr_t addr[NG_WARP];
-			uint32_t v[NG_WARP];
-			struct ng_warp t = w;
-
-			t.active = 0;
-			for (unsigned int l = 0; l < w.nlanes; l++)
-				if (k < r1[l] - r0[l]) {
-					t.active |= 1u << l;
-					addr[l] = (uintptr_t)(a->col + r0[l] + k);
-				}
-			ng_warp_compute(&t, CC_EDGE_INSTS);
-			ng_ld(&t, addr, 4, v);
-			for (unsigned int l = 0; l < w.nlanes; l++)
-				if (t.active >> l & 1)
-					addr[l] = (uintptr_t)(in + v[l]);
-			ng_ld(&t, addr, 4, v);
-			for (unsigned int l = 0; l < w.nlanes; l++)
-				if ((t.active >> l & 1) && v[l] < best[l])
-					best[l] = v[l];
-			if (t.ready > w.ready)
-				w.ready = t.ready;
-		}
-		ng_st_contig(&w, out + i0, 4, best);
+	gb_rows_issue(b, a->row, a->n, CC_BLOCK, CC_INSTS, &g);
+	for (unsigned int wi = 0; wi < g.n; wi++)
+		ng_ld_contig(&g.w[wi], in + g.i0[wi], 4, best[wi]);
+	for (unsigned int wi = 0; wi < g.n; wi++) {
+		ng_warp_wait(&g.w[wi]);
+		most[wi] = 0;
+		for (unsigned int l = 0; l < g.w[wi].nlanes; l++)
+			if (g.r1[wi][l] - g.r0[wi][l] > most[wi])
+				most[wi] = g.r1[wi][l] - g.r0[wi][l];
+		if (most[wi] > all)
+			all = most[wi];
 	}
+	for (uint32_t k = 0; k < all; k++) {
+		for (unsigned int wi = 0; wi < g.n; wi++) {
+			if (k >= most[wi])
+				continue;
+			t[wi] = g.w[wi];
+			t[wi].active = 0;
+			for (unsigned int l = 0; l < g.w[wi].nlanes; l++)
+				if (k < g.r1[wi][l] - g.r0[wi][l]) {
+					t[wi].active |= 1u << l;
+					addr[wi][l] = (uintptr_t)(a->col + g.r0[wi][l] + k);
+				}
+			ng_warp_compute(&t[wi], CC_EDGE_INSTS);
+			ng_ld(&t[wi], addr[wi], 4, v[wi]);
+		}
+		for (unsigned int wi = 0; wi < g.n; wi++) {
+			if (k >= most[wi])
+				continue;
+			ng_warp_wait(&t[wi]);
+			for (unsigned int l = 0; l < g.w[wi].nlanes; l++)
+				if (t[wi].active >> l & 1)
+					addr[wi][l] = (uintptr_t)(in + v[wi][l]);
+			ng_ld(&t[wi], addr[wi], 4, v[wi]);
+		}
+		for (unsigned int wi = 0; wi < g.n; wi++) {
+			if (k >= most[wi])
+				continue;
+			ng_warp_wait(&t[wi]);
+			for (unsigned int l = 0; l < g.w[wi].nlanes; l++)
+				if ((t[wi].active >> l & 1) && v[wi][l] < best[wi][l])
+					best[wi][l] = v[wi][l];
+		}
+	}
+	for (unsigned int wi = 0; wi < g.n; wi++)
+		ng_st_contig(&g.w[wi], out + g.i0[wi], 4, best[wi]);
 }
 
 static void cc_start(struct ng_block *b, void *p)
