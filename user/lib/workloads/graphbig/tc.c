@@ -8,16 +8,19 @@
  *
  * A thread reads its own row, then the rows of its neighbours anywhere in
  * the graph: CODA counts tc as sharing. The lanes of a warp run their own
- * merges; here each lane's reads go through the model as that lane's
- * alone, a list read as a run of words (what a thread's sequential reads
- * make of the lines). Verified against the host's counts, vertex by
- * vertex, and the total.
+ * merges, in lockstep (a lane's k-th neighbour at the others' k-th); here
+ * each lane's reads go through the model as that lane's alone, a list
+ * read as a run of words (what a thread's sequential reads make of the
+ * lines). Verified against the host's counts, vertex by vertex, and the
+ * total.
  */
 #include "workloads/graphbig/graph.h"
 
 #define TC_BLOCK	256
 /* a merge step: two compares, an add, the advance (5) */
 #define TC_STEP_INSTS	5
+
+_Static_assert(TC_BLOCK <= GB_WARPS * NG_WARP, "struct gb_warps holds a block's warps");
 
 struct tc_args {
 	uint32_t *row, *col, *count;
@@ -40,65 +43,131 @@ static void tc_read(struct ng_warp *w, unsigned int l, const uint32_t *p,
 		w->ready = t.ready;
 }
 
+/*
+ * The lanes' merges in lockstep, as a warp's lanes run them, and phase by
+ * phase over the block's warps, as its warps overlap on a GPU; each phase
+ * waits for the values its addresses come from:
+ * - every warp loads its row offsets; each waits for them before it can
+ *   address its lanes' neighbour lists (nv words from r0);
+ * - every warp reads its lanes' lists; each waits for them before it can
+ *   address a neighbour's row;
+ * - step k: every warp reads the rows of its lanes' k-th neighbours u > v;
+ *   each waits for them before it can address u's list; each reads the
+ *   lists, then each waits for them before it merges.
+ * The block's rows are consecutive, so their lists are one range of col:
+ * one buffer holds them (mine); a step's lists of the neighbours share
+ * another (theirs, at offsets, since it grows).
+ */
 static void tc_kernel(struct ng_block *b, void *p)
 {
 	const struct tc_args *a = p;
+	uint32_t cnt[GB_WARPS][NG_WARP], ur[GB_WARPS][NG_WARP][2];
+	uint32_t at[GB_WARPS][NG_WARP], step[GB_WARPS];
+	uint32_t *mine = NULL, *theirs = NULL, most = 0, base, last;
+	size_t cap = 0;
+	struct gb_warps g;
 
-	for (unsigned int wi = 0; wi < b->nwarps; wi++) {
-		uint32_t r0[NG_WARP], r1[NG_WARP], cnt[NG_WARP];
-		struct ng_warp w;
-		uint64_t i0;
+	gb_rows_issue(b, a->row, a->n, TC_BLOCK, 0, &g);
+	if (!g.n)
+		return;
+	for (unsigned int wi = 0; wi < g.n; wi++) {
+		ng_warp_wait(&g.w[wi]);
+		for (unsigned int l = 0; l < g.w[wi].nlanes; l++) {
+			cnt[wi][l] = 0;
+			if (g.r1[wi][l] - g.r0[wi][l] > most)
+				most = g.r1[wi][l] - g.r0[wi][l];
+		}
+	}
+	base = g.r0[0][0];
+	last = g.r1[g.n - 1][g.w[g.n - 1].nlanes - 1];
+	/* without it the block counts nothing, which the check reports */
+	mine = malloc(((size_t)last - base) * 4 + 4);
+	if (!mine)
+		most = 0;
+	for (unsigned int wi = 0; wi < g.n && mine; wi++)
+		for (unsigned int l = 0; l < g.w[wi].nlanes; l++)
+			tc_read(&g.w[wi], l, a->col + g.r0[wi][l],
+				g.r1[wi][l] - g.r0[wi][l],
+				mine + (g.r0[wi][l] - base));
+	for (unsigned int wi = 0; wi < g.n && mine; wi++)
+		ng_warp_wait(&g.w[wi]);
+	for (uint32_t k = 0; k < most; k++) {
+		size_t used = 0;
 
-		ng_warp_get(b, wi, &w);
-		if (!wlc_lanes(&w, a->n, TC_BLOCK, &i0))
-			break;
-		ng_ld_contig(&w, a->row + i0, 4, r0);
-		ng_ld_contig(&w, a->row + i0 + 1, 4, r1);
-		for (unsigned int l = 0; l < w.nlanes; l++) {
-			uint32_t nv = r1[l] - r0[l], nvb[64], *mine = nvb;
+		for (unsigned int wi = 0; wi < g.n; wi++) {
+			step[wi] = 0;
+			for (unsigned int l = 0; l < g.w[wi].nlanes; l++) {
+				uint32_t u;
 
-			cnt[l] = 0;
-			if (nv > 64)
-				mine = malloc(nv * 4);
-			if (!mine)
+				if (k >= g.r1[wi][l] - g.r0[wi][l])
+					continue;
+				u = mine[g.r0[wi][l] - base + k];
+				if (u <= g.i0[wi] + l)
+					continue;
+				step[wi] |= 1u << l;
+				tc_read(&g.w[wi], l, a->row + u, 2, ur[wi][l]);
+			}
+		}
+		for (unsigned int wi = 0; wi < g.n; wi++) {
+			if (!step[wi])
 				continue;
-			tc_read(&w, l, a->col + r0[l], nv, mine);
-			for (uint32_t k = 0; k < nv; k++) {
-				uint32_t u = mine[k], ur[2], nu, j = k + 1, x = 0;
-				uint32_t nub[64], *theirs = nub;
+			ng_warp_wait(&g.w[wi]);
+			for (uint32_t m = step[wi]; m; m &= m - 1) {
+				unsigned int l = (unsigned int)__builtin_ctz(m);
+				uint32_t nu = ur[wi][l][1] - ur[wi][l][0];
 
-				if (u <= i0 + l)
-					continue;
-				tc_read(&w, l, a->row + u, 2, ur);
-				nu = ur[1] - ur[0];
-				if (nu > 64)
-					theirs = malloc(nu * 4);
-				if (!theirs)
-					continue;
-				tc_read(&w, l, a->col + ur[0], nu, theirs);
+				if (used + nu > cap) {
+					size_t c = 2 * (used + nu);
+					uint32_t *q = realloc(theirs, c * 4);
+
+					if (!q) {
+						/* this lane's count stays short */
+						step[wi] &= ~(1u << l);
+						continue;
+					}
+					theirs = q;
+					cap = c;
+				}
+				at[wi][l] = (uint32_t)used;
+				used += nu;
+				tc_read(&g.w[wi], l, a->col + ur[wi][l][0], nu,
+					theirs + at[wi][l]);
+			}
+		}
+		for (unsigned int wi = 0; wi < g.n; wi++) {
+			if (!step[wi])
+				continue;
+			ng_warp_wait(&g.w[wi]);
+			for (uint32_t m = step[wi]; m; m &= m - 1) {
+				unsigned int l = (unsigned int)__builtin_ctz(m);
+				const uint32_t *my = mine + (g.r0[wi][l] - base);
+				const uint32_t *th = theirs + at[wi][l];
+				uint32_t nv = g.r1[wi][l] - g.r0[wi][l];
+				uint32_t nu = ur[wi][l][1] - ur[wi][l][0];
+				uint32_t u = my[k], j = k + 1, x = 0;
+
 				/* common neighbours w > u: merge the tails */
-				while (x < nu && theirs[x] <= u)
+				while (x < nu && th[x] <= u)
 					x++;
 				while (j < nv && x < nu) {
-					if (mine[j] == theirs[x]) {
-						cnt[l]++;
+					if (my[j] == th[x]) {
+						cnt[wi][l]++;
 						j++;
 						x++;
-					} else if (mine[j] < theirs[x]) {
+					} else if (my[j] < th[x]) {
 						j++;
 					} else {
 						x++;
 					}
 				}
-				ng_warp_compute(&w, TC_STEP_INSTS * (nv - k + nu));
-				if (theirs != nub)
-					free(theirs);
+				ng_warp_compute(&g.w[wi], TC_STEP_INSTS * (nv - k + nu));
 			}
-			if (mine != nvb)
-				free(mine);
 		}
-		ng_st_contig(&w, a->count + i0, 4, cnt);
 	}
+	for (unsigned int wi = 0; wi < g.n; wi++)
+		ng_st_contig(&g.w[wi], a->count + g.i0[wi], 4, cnt[wi]);
+	free(theirs);
+	free(mine);
 }
 
 static int tc_run(struct ng_system *sys, const struct ng_bench_opts *o,
