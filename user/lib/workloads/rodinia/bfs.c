@@ -21,6 +21,7 @@
  * the unvisited test and the new level. */
 #define BF_INSTS	4
 #define BF_EDGE_INSTS	4
+#define BF_WARPS	(BF_BLOCK / NG_WARP)
 
 struct bf_args {
 	uint32_t *level, *adj;
@@ -71,59 +72,86 @@ static void bf_reset(struct ng_block *b, void *p)
 	}
 }
 
+/*
+ * Phase by phase over the block's warps, as its warps overlap on a GPU:
+ * every warp loads its vertices' levels, then each waits for them before
+ * it tests for the frontier. Edge k of every frontier lane, in lockstep:
+ * every warp loads its neighbour, then each waits for it before it can
+ * address the neighbour's level, then each waits for the level before it
+ * tests it and stores the next one. The loads of a phase are all issued
+ * before the first wait, so that the block pays one latency a phase.
+ */
 static void bf_kernel(struct ng_block *b, void *p)
 {
 	struct bf_args *a = p;
+	uint32_t lv[BF_WARPS][NG_WARP], nb[BF_WARPS][NG_WARP];
+	uint32_t nl[BF_WARPS][NG_WARP], next[NG_WARP];
+	uintptr_t addr[BF_WARPS][NG_WARP];
+	uint32_t front[BF_WARPS], any = 0;
+	struct ng_warp w[BF_WARPS];
+	uint64_t i0[BF_WARPS];
+	unsigned int nw = 0;
 
-	for (unsigned int wi = 0; wi < b->nwarps; wi++) {
-		uint32_t lv[NG_WARP], nb[NG_WARP], nl[NG_WARP], next[NG_WARP];
-		uintptr_t addr[NG_WARP];
-		uint32_t front = 0, all;
-		struct ng_warp w;
-		uint64_t i0;
-
-		ng_warp_get(b, wi, &w);
-		if (!wlc_lanes(&w, a->n, BF_BLOCK, &i0))
+	for (unsigned int wi = 0; wi < b->nwarps && wi < BF_WARPS; wi++) {
+		ng_warp_get(b, wi, &w[wi]);
+		if (!wlc_lanes(&w[wi], a->n, BF_BLOCK, &i0[wi]))
 			break;
-		ng_ld_contig(&w, a->level + i0, 4, lv);
-		for (unsigned int l = 0; l < w.nlanes; l++)
-			if (lv[l] == a->cur)
-				front |= 1u << l;
-		ng_warp_compute(&w, BF_INSTS);
-		if (!front)
-			continue;
-		ng_warp_compute(&w, BF_EDGE_INSTS * BF_D);
-		all = w.active;
-		for (unsigned int k = 0; k < BF_D; k++) {
-			uint32_t upd = 0;
-
-			w.active = front;
-			for (uint32_t m = front; m; m &= m - 1) {
+		ng_ld_contig(&w[wi], a->level + i0[wi], 4, lv[wi]);
+		nw = wi + 1;
+	}
+	for (unsigned int wi = 0; wi < nw; wi++) {
+		ng_warp_wait(&w[wi]);
+		front[wi] = 0;
+		for (unsigned int l = 0; l < w[wi].nlanes; l++)
+			if (lv[wi][l] == a->cur)
+				front[wi] |= 1u << l;
+		ng_warp_compute(&w[wi], BF_INSTS);
+		if (front[wi])
+			ng_warp_compute(&w[wi], BF_EDGE_INSTS * BF_D);
+		/* from here on the warp's lanes are its frontier's */
+		w[wi].active = front[wi];
+		any |= front[wi];
+	}
+	for (unsigned int k = 0; any && k < BF_D; k++) {
+		for (unsigned int wi = 0; wi < nw; wi++) {
+			for (uint32_t m = front[wi]; m; m &= m - 1) {
 				unsigned int l = (unsigned int)__builtin_ctz(m);
 
-				addr[l] = (uintptr_t)&a->adj[k * a->n + i0 + l];
+				addr[wi][l] = (uintptr_t)&a->adj[k * a->n + i0[wi] + l];
 			}
-			ng_ld(&w, addr, 4, nb);
-			for (uint32_t m = front; m; m &= m - 1) {
+			if (front[wi])
+				ng_ld(&w[wi], addr[wi], 4, nb[wi]);
+		}
+		for (unsigned int wi = 0; wi < nw; wi++) {
+			if (!front[wi])
+				continue;
+			ng_warp_wait(&w[wi]);
+			for (uint32_t m = front[wi]; m; m &= m - 1) {
 				unsigned int l = (unsigned int)__builtin_ctz(m);
 
-				addr[l] = (uintptr_t)&a->level[nb[l]];
+				addr[wi][l] = (uintptr_t)&a->level[nb[wi][l]];
 			}
-			ng_ld(&w, addr, 4, nl);
-			for (uint32_t m = front; m; m &= m - 1) {
+			ng_ld(&w[wi], addr[wi], 4, nl[wi]);
+		}
+		for (unsigned int wi = 0; wi < nw; wi++) {
+			struct ng_warp s = w[wi];
+
+			if (!front[wi])
+				continue;
+			ng_warp_wait(&w[wi]);
+			s.active = 0;
+			for (uint32_t m = front[wi]; m; m &= m - 1) {
 				unsigned int l = (unsigned int)__builtin_ctz(m);
 
-				if (nl[l] == BF_INF) {
-					upd |= 1u << l;
+				if (nl[wi][l] == BF_INF) {
+					s.active |= 1u << l;
 					next[l] = a->cur + 1;
 				}
 			}
-			if (upd) {
-				w.active = upd;
-				ng_st(&w, addr, 4, next);
-			}
+			/* the store's completion is not the warp's to wait for */
+			if (s.active)
+				ng_st(&s, addr[wi], 4, next);
 		}
-		w.active = all;
 	}
 }
 
