@@ -29,6 +29,7 @@
  * the compare (5) */
 #define SP_INSTS	4
 #define SP_EDGE_INSTS	5
+#define SP_WARPS	(SP_BLOCK / NG_WARP)
 
 struct sp_args {
 	uint32_t *dist[2], *adj, *wt;
@@ -71,35 +72,54 @@ static void sp_init(struct ng_block *b, void *p)
 	}
 }
 
+/*
+ * Phase by phase over the block's warps, as its warps overlap on a GPU:
+ * in-edge k of every lane, in lockstep: every warp loads the neighbour and
+ * the weight, then each waits for them before it can address the
+ * neighbour's distance, then each waits for the distance before it
+ * compares. The loads of a phase are all issued before the first wait, so
+ * that the block pays one latency a phase, not one a warp.
+ */
 static void sp_kernel(struct ng_block *b, void *p)
 {
 	const struct sp_args *a = p;
 	const uint32_t *in = a->dist[a->cur];
 	uint32_t *out = a->dist[!a->cur];
+	uint32_t best[SP_WARPS][NG_WARP], nb[SP_WARPS][NG_WARP];
+	uint32_t wt[SP_WARPS][NG_WARP], d[SP_WARPS][NG_WARP];
+	uintptr_t addr[SP_WARPS][NG_WARP];
+	struct ng_warp w[SP_WARPS];
+	uint64_t i0[SP_WARPS];
+	unsigned int nw = 0;
 
-	for (unsigned int wi = 0; wi < b->nwarps; wi++) {
-		uint32_t best[NG_WARP], nb[NG_WARP], wt[NG_WARP], d[NG_WARP];
-		uintptr_t addr[NG_WARP];
-		struct ng_warp w;
-		uint64_t i0;
-
-		ng_warp_get(b, wi, &w);
-		if (!wlc_lanes(&w, a->n, SP_BLOCK, &i0))
+	for (unsigned int wi = 0; wi < b->nwarps && wi < SP_WARPS; wi++) {
+		ng_warp_get(b, wi, &w[wi]);
+		if (!wlc_lanes(&w[wi], a->n, SP_BLOCK, &i0[wi]))
 			break;
-		ng_warp_compute(&w, SP_INSTS + SP_EDGE_INSTS * SP_D);
-		ng_ld_contig(&w, in + i0, 4, best);
-		for (unsigned int k = 0; k < SP_D; k++) {
-			ng_ld_contig(&w, a->adj + k * a->n + i0, 4, nb);
-			ng_ld_contig(&w, a->wt + k * a->n + i0, 4, wt);
-			for (unsigned int l = 0; l < w.nlanes; l++)
-				addr[l] = (uintptr_t)(in + nb[l]);
-			ng_ld(&w, addr, 4, d);
-			for (unsigned int l = 0; l < w.nlanes; l++)
-				if (d[l] != SP_INF && d[l] + wt[l] < best[l])
-					best[l] = d[l] + wt[l];
-		}
-		ng_st_contig(&w, out + i0, 4, best);
+		ng_warp_compute(&w[wi], SP_INSTS + SP_EDGE_INSTS * SP_D);
+		ng_ld_contig(&w[wi], in + i0[wi], 4, best[wi]);
+		nw = wi + 1;
 	}
+	for (unsigned int k = 0; k < SP_D; k++) {
+		for (unsigned int wi = 0; wi < nw; wi++) {
+			ng_ld_contig(&w[wi], a->adj + k * a->n + i0[wi], 4, nb[wi]);
+			ng_ld_contig(&w[wi], a->wt + k * a->n + i0[wi], 4, wt[wi]);
+		}
+		for (unsigned int wi = 0; wi < nw; wi++) {
+			ng_warp_wait(&w[wi]);
+			for (unsigned int l = 0; l < w[wi].nlanes; l++)
+				addr[wi][l] = (uintptr_t)(in + nb[wi][l]);
+			ng_ld(&w[wi], addr[wi], 4, d[wi]);
+		}
+		for (unsigned int wi = 0; wi < nw; wi++) {
+			ng_warp_wait(&w[wi]);
+			for (unsigned int l = 0; l < w[wi].nlanes; l++)
+				if (d[wi][l] != SP_INF && d[wi][l] + wt[wi][l] < best[wi][l])
+					best[wi][l] = d[wi][l] + wt[wi][l];
+		}
+	}
+	for (unsigned int wi = 0; wi < nw; wi++)
+		ng_st_contig(&w[wi], out + i0[wi], 4, best[wi]);
 }
 
 /* The CPU reference: Dijkstra from vertex 0 over the same edges. */
