@@ -28,6 +28,7 @@
 #define PR_INSTS_NZ	6
 /* a reduction step: the test, the partner's address, an add, the barrier */
 #define PR_INSTS_RED	4
+#define PR_WARPS	(PR_WG / NG_WARP)
 
 struct pr_args {
 	const uint32_t *rowp, *col;
@@ -128,14 +129,24 @@ static void pr_init_kernel(struct ng_block *b, void *p)
 	}
 }
 
-/* One row: 64 lanes' partial sums, then the halving reduction. */
+/*
+ * One row: 64 lanes' partial sums, then the halving reduction. Chunk c of
+ * the row's nonzeros (32 a warp, 64 a round), phase by phase over the
+ * block's warps, as its warps overlap on a GPU: every warp loads its
+ * column indices and values, then each waits for them before it can
+ * address x at the columns, then each waits for x before its multiply-add.
+ */
 static void pr_kernel(struct ng_block *b, void *p)
 {
 	const struct pr_args *a = p;
 	uint64_t r = b->id;
 	float part[PR_WG] = { 0 };
-	uint32_t rp[NG_WARP];
-	struct ng_warp w;
+	uint32_t rp[NG_WARP], cb[PR_WARPS][NG_WARP];
+	float vb[PR_WARPS][NG_WARP], xv[PR_WARPS][NG_WARP];
+	const uint32_t *cv[PR_WARPS];
+	const float *vv[PR_WARPS];
+	uintptr_t xa[PR_WARPS][NG_WARP];
+	struct ng_warp w, t[PR_WARPS];
 	uint64_t e0, e1;
 
 	/* every work-item reads the row's bounds: two words, a broadcast */
@@ -146,29 +157,39 @@ static void pr_kernel(struct ng_block *b, void *p)
 	ng_warp_wait(&w);
 	e0 = rp[0];
 	e1 = rp[1];
-	for (unsigned int wi = 0; wi < b->nwarps; wi++) {
+	for (unsigned int wi = 0; wi < b->nwarps && wi < PR_WARPS; wi++) {
 		ng_warp_get(b, wi, &w);
 		ng_warp_compute(&w, 2);
-		for (uint64_t e = e0 + wi * NG_WARP; e < e1; e += PR_WG) {
-			unsigned int k = e1 - e < NG_WARP ? (unsigned int)(e1 - e) : NG_WARP;
-			uint32_t cb[NG_WARP];
-			float vb[NG_WARP], xv[NG_WARP];
-			const uint32_t *cv;
-			const float *vv;
-			uintptr_t xa[NG_WARP];
-			struct ng_warp t = w;
+	}
+	for (uint64_t c = e0; c < e1; c += PR_WG) {
+		/* warps with nonzeros in this chunk: nw, from warp 0 on */
+		unsigned int nw = 0;
 
-			t.nlanes = k;
-			t.active = k == NG_WARP ? ~0u : (1u << k) - 1;
-			cv = ng_ld_contig_ref(&t, a->col + e, 4, cb);
-			vv = ng_ld_contig_ref(&t, a->val + e, 4, vb);
-			ng_warp_wait(&t);
-			for (unsigned int l = 0; l < k; l++)
-				xa[l] = (uintptr_t)(a->x + cv[l]);
-			ng_ld(&t, xa, 4, xv);
-			for (unsigned int l = 0; l < k; l++)
-				part[wi * NG_WARP + l] += vv[l] * xv[l];
-			ng_warp_compute(&t, PR_INSTS_NZ);
+		for (unsigned int wi = 0; wi < b->nwarps && wi < PR_WARPS; wi++) {
+			uint64_t e = c + wi * NG_WARP;
+			unsigned int k;
+
+			if (e >= e1)
+				break;
+			k = e1 - e < NG_WARP ? (unsigned int)(e1 - e) : NG_WARP;
+			ng_warp_get(b, wi, &t[wi]);
+			t[wi].nlanes = k;
+			t[wi].active = k == NG_WARP ? ~0u : (1u << k) - 1;
+			cv[wi] = ng_ld_contig_ref(&t[wi], a->col + e, 4, cb[wi]);
+			vv[wi] = ng_ld_contig_ref(&t[wi], a->val + e, 4, vb[wi]);
+			nw = wi + 1;
+		}
+		for (unsigned int wi = 0; wi < nw; wi++) {
+			ng_warp_wait(&t[wi]);
+			for (unsigned int l = 0; l < t[wi].nlanes; l++)
+				xa[wi][l] = (uintptr_t)(a->x + cv[wi][l]);
+			ng_ld(&t[wi], xa[wi], 4, xv[wi]);
+		}
+		for (unsigned int wi = 0; wi < nw; wi++) {
+			ng_warp_wait(&t[wi]);
+			for (unsigned int l = 0; l < t[wi].nlanes; l++)
+				part[wi * NG_WARP + l] += vv[wi][l] * xv[wi][l];
+			ng_warp_compute(&t[wi], PR_INSTS_NZ);
 		}
 	}
 	ng_block_sync(b);
