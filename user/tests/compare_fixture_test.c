@@ -8,8 +8,8 @@
  *
  * fixtures/compare-one-block/ holds the same cases run with one resident
  * block per SM on the machines the presets had before SMs held several
- * blocks: their results as they were then, never rewritten (only a new
- * counter's line was added to them).
+ * blocks: their results as they were then, rewritten only for a workload
+ * whose kernel has changed since (compare-one-block/cases says which).
  */
 #include <limits.h>
 #include <stdio.h>

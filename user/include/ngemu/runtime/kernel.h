@@ -229,7 +229,8 @@ ng_warp_send(struct ng_warp *w, struct ng_req *r, unsigned int nwords)
 	r->home = e <= NG_HOME_HOST ? e : ng_home(w->b->space, r->line, sm->gpu);
 	r->flags = 0;
 	ng_model_access(sm, r);
-	if (r->t > w->ready)
+	/* a warp waits for what it reads, not for its stores to land */
+	if (r->op != NG_OP_STORE && r->t > w->ready)
 		w->ready = r->t;
 	sm->ctr.v[NG_CTR_WORDS] += nwords;
 	ng_sm_maybe_yield(sm);
@@ -286,7 +287,7 @@ ng_warp_local_line(struct ng_warp *w, uintptr_t line, unsigned int ctr_op)
 	sm->now = t + sm->issue_ticks;
 	if (done > sm->done_max)
 		sm->done_max = done;
-	if (done > w->ready)
+	if (ctr_op == NG_CTR_REQ_LOAD && done > w->ready)
 		w->ready = done;
 	sm->ctr.v[NG_CTR_LOCAL]++;
 	sm->ctr.v[NG_CTR_MEM_ACC]++;
