@@ -13,6 +13,7 @@
 #include "workloads/wl.h"
 
 #define SP_BLOCK	256
+#define SP_WARPS	(SP_BLOCK / NG_WARP)
 #define SP_K		8	/* nonzeros per row */
 #define SP_RATIO	8	/* x elements per row */
 /* A row: its index (3), then per nonzero two addresses and a multiply-add. */
@@ -83,33 +84,60 @@ static void sp_init_a(struct ng_block *b, void *p)
 	}
 }
 
+/*
+ * A nonzero at a time, as SHOC's ELL kernel's loop: every warp of the
+ * block loads its rows' k-th values and column indices, then each warp
+ * waits for its indices before it gathers x[col] through them. Every
+ * warp's loads of a step are in flight before the block's first wait, so
+ * the block pays the indices' latency about once a step; the SM's other
+ * blocks hide it.
+ */
 static void sp_kernel(struct ng_block *b, void *p)
 {
 	struct sp_args *a = p;
+	float sum[SP_WARPS][NG_WARP] = { { 0 } }, bv[SP_WARPS][NG_WARP];
+	uint32_t bc[SP_WARPS][NG_WARP];
+	const float *v[SP_WARPS];
+	const uint32_t *cc[SP_WARPS];
+	struct ng_warp w[SP_WARPS];
+	uint64_t i0[SP_WARPS];
+	unsigned int nw;
 
-	for (unsigned int wi = 0; wi < b->nwarps; wi++) {
-		float sum[NG_WARP] = { 0 }, bv[NG_WARP], xv[NG_WARP];
-		uint32_t bc[NG_WARP];
-		uintptr_t addr[NG_WARP];
-		const float *v;
-		const uint32_t *cc;
-		struct ng_warp w;
-		uint64_t i0;
-
-		ng_warp_get(b, wi, &w);
-		if (!wlc_lanes(&w, a->rows, SP_BLOCK, &i0))
+	for (nw = 0; nw < b->nwarps; nw++) {
+		ng_warp_get(b, nw, &w[nw]);
+		if (!wlc_lanes(&w[nw], a->rows, SP_BLOCK, &i0[nw]))
 			break;
-		for (unsigned int k = 0; k < SP_K; k++) {
-			v = ng_ld_contig_ref(&w, a->val + k * a->rows + i0, 4, bv);
-			cc = ng_ld_contig_ref(&w, a->col + k * a->rows + i0, 4, bc);
-			for (unsigned int l = 0; l < w.nlanes; l++)
-				addr[l] = (uintptr_t)&a->x[cc[l]];
-			ng_ld(&w, addr, 4, xv);
-			for (unsigned int l = 0; l < w.nlanes; l++)
-				sum[l] += v[l] * xv[l];
+	}
+	for (unsigned int k = 0; k < SP_K; k++) {
+		for (unsigned int wi = 0; wi < nw; wi++) {
+			v[wi] = ng_ld_contig_ref(&w[wi], a->val + k * a->rows + i0[wi],
+						 4, bv[wi]);
+			cc[wi] = ng_ld_contig_ref(&w[wi], a->col + k * a->rows + i0[wi],
+						  4, bc[wi]);
 		}
-		ng_warp_compute(&w, SP_INSTS);
-		ng_st_contig(&w, a->y + i0, 4, sum);
+		for (unsigned int wi = 0; wi < nw; wi++) {
+			uintptr_t addr[NG_WARP];
+			float xv[NG_WARP];
+			struct ng_warp g;
+
+			/* x[col] needs the column indices */
+			ng_warp_wait(&w[wi]);
+			for (unsigned int l = 0; l < w[wi].nlanes; l++)
+				addr[l] = (uintptr_t)&a->x[cc[wi][l]];
+			/*
+			 * x's values only go into the sum: the next step's
+			 * wait, for its indices, does not wait for them (the
+			 * kernel's end does)
+			 */
+			g = w[wi];
+			ng_ld(&g, addr, 4, xv);
+			for (unsigned int l = 0; l < w[wi].nlanes; l++)
+				sum[wi][l] += v[wi][l] * xv[l];
+		}
+	}
+	for (unsigned int wi = 0; wi < nw; wi++) {
+		ng_warp_compute(&w[wi], SP_INSTS);
+		ng_st_contig(&w[wi], a->y + i0[wi], 4, sum[wi]);
 	}
 }
 
