@@ -16,12 +16,15 @@
 #define RA_BLOCK	256
 #define RA_THREADS	(64u * 1024)	/* updates per kernel */
 #define RA_COUNTERS	(64u * 1024)
+#define RA_WARPS	(RA_BLOCK / NG_WARP)
 /*
- * An update's arithmetic: the index (2), the 64-bit hash of the random
- * stream (~12 in 32-bit operations), the 64-bit modulo (~20), the
- * counter's index and increment (4), addresses (2).
+ * An update's arithmetic (40): before T's load, the index (2), the 64-bit
+ * hash of the random stream (~12 in 32-bit operations), the 64-bit modulo
+ * (~20) and T's address (1); after it, what needs T's word: the counter's
+ * index and increment (4) and U's address (1).
  */
-#define RA_INSTS	40
+#define RA_INSTS_IDX	35
+#define RA_INSTS_UPD	5
 
 struct ra_args {
 	uint32_t *t, *u;
@@ -64,28 +67,42 @@ static void ra_init(struct ng_block *b, void *p)
 	}
 }
 
+/*
+ * A block in two steps, as a GPU's warps run it: every warp computes its
+ * random indices and loads T there, then each warp waits for its words
+ * before it can address U with them.
+ */
 static void ra_kernel(struct ng_block *b, void *p)
 {
 	struct ra_args *a = p;
+	uint32_t v[RA_WARPS][NG_WARP];
+	struct ng_warp w[RA_WARPS];
+	unsigned int nw;
 
-	for (unsigned int wi = 0; wi < b->nwarps; wi++) {
-		uintptr_t addr[NG_WARP], uaddr[NG_WARP];
-		uint32_t v[NG_WARP], add[NG_WARP];
-		struct ng_warp w;
+	for (nw = 0; nw < b->nwarps; nw++) {
+		uintptr_t addr[NG_WARP];
 		uint64_t i0;
 
-		ng_warp_get(b, wi, &w);
-		if (!wlc_lanes(&w, RA_THREADS, RA_BLOCK, &i0))
+		ng_warp_get(b, nw, &w[nw]);
+		if (!wlc_lanes(&w[nw], RA_THREADS, RA_BLOCK, &i0))
 			break;
-		for (unsigned int l = 0; l < w.nlanes; l++)
+		for (unsigned int l = 0; l < w[nw].nlanes; l++)
 			addr[l] = (uintptr_t)&a->t[ra_idx(a, a->it, i0 + l)];
-		ng_ld(&w, addr, 4, v);
-		for (unsigned int l = 0; l < w.nlanes; l++) {
-			uaddr[l] = (uintptr_t)&a->u[v[l] % RA_COUNTERS];
-			add[l] = 1 + (v[l] >> 16 & 7);
+		ng_warp_compute(&w[nw], RA_INSTS_IDX);
+		ng_ld(&w[nw], addr, 4, v[nw]);
+	}
+	for (unsigned int wi = 0; wi < nw; wi++) {
+		uintptr_t uaddr[NG_WARP];
+		uint32_t add[NG_WARP];
+
+		/* U's address is T's word */
+		ng_warp_wait(&w[wi]);
+		for (unsigned int l = 0; l < w[wi].nlanes; l++) {
+			uaddr[l] = (uintptr_t)&a->u[v[wi][l] % RA_COUNTERS];
+			add[l] = 1 + (v[wi][l] >> 16 & 7);
 		}
-		ng_warp_compute(&w, RA_INSTS);
-		ng_atomic_add_u32(&w, uaddr, add, NULL);
+		ng_warp_compute(&w[wi], RA_INSTS_UPD);
+		ng_atomic_add_u32(&w[wi], uaddr, add, NULL);
 	}
 }
 
