@@ -34,6 +34,7 @@
 #include "workloads/wl.h"
 
 #define AES_BLOCK	64	/* work-items per work-group, as aes.go */
+#define AES_WARPS	(AES_BLOCK / NG_WARP)
 #define AES_NK		4	/* key words: AES-128 */
 #define AES_NR		(AES_NK + 6)
 #define AES_KEYW	(4 * (AES_NR + 1))	/* expanded key words */
@@ -323,37 +324,50 @@ static void aes_sub_bytes(struct ng_warp *w, const uint8_t *sbox,
 	}
 }
 
+/*
+ * The block's warps go through the rounds together, as its SM issues
+ * them: each round's S-box addresses are the state's bytes, so a warp
+ * waits for what its state came from (its blocks and the first key, or
+ * the last round's gathers and key) before it gathers; every warp has its
+ * loads of a round in flight before the block's first wait for them.
+ */
 static void aes_kernel(struct ng_block *b, void *p)
 {
 	const struct aes_args *a = p;
 	/* the tables of the GPU this block runs on, as aes.go's per-GPU copies */
 	const struct aes_tab *tab = a->tab[b->sm->gpu];
+	uint8_t s[AES_WARPS][NG_WARP][16];
+	struct ng_warp w[AES_WARPS];
+	uint64_t t0[AES_WARPS];
+	unsigned int nw;
 
-	for (unsigned int wi = 0; wi < b->nwarps; wi++) {
-		uint8_t s[NG_WARP][16];
-		struct ng_warp w;
-		uint64_t t0;
-
-		ng_warp_get(b, wi, &w);
-		if (!wlc_lanes(&w, a->n, AES_BLOCK, &t0))
+	for (nw = 0; nw < b->nwarps; nw++) {
+		ng_warp_get(b, nw, &w[nw]);
+		if (!wlc_lanes(&w[nw], a->n, AES_BLOCK, &t0[nw]))
 			break;
-		ng_ld_contig(&w, a->data + t0 * 16, 16, s);
-		aes_round_key(&w, tab->key, s);
-		ng_warp_compute(&w, AES_INSTS_IN);
-		for (unsigned int r = 1; r <= AES_NR; r++) {
-			aes_sub_bytes(&w, tab->sbox, s);
-			ng_warp_compute(&w, AES_INSTS_SUB);
-			for (unsigned int l = 0; l < w.nlanes; l++) {
-				aes_shift_rows(s[l]);
+		ng_ld_contig(&w[nw], a->data + t0[nw] * 16, 16, s[nw]);
+		aes_round_key(&w[nw], tab->key, s[nw]);
+	}
+	for (unsigned int r = 1; r <= AES_NR; r++)
+		for (unsigned int wi = 0; wi < nw; wi++) {
+			struct ng_warp *x = &w[wi];
+
+			ng_warp_wait(x);
+			/* what needs the state: the first AddRoundKey, or the
+			 * last round's MixColumns and AddRoundKey */
+			ng_warp_compute(x, r == 1 ? AES_INSTS_IN : AES_INSTS_MIX);
+			ng_warp_compute(x, AES_INSTS_SUB);
+			aes_sub_bytes(x, tab->sbox, s[wi]);
+			for (unsigned int l = 0; l < x->nlanes; l++) {
+				aes_shift_rows(s[wi][l]);
 				if (r < AES_NR)
-					aes_mix_columns(s[l]);
+					aes_mix_columns(s[wi][l]);
 			}
-			aes_round_key(&w, tab->key + 4 * r, s);
-			if (r < AES_NR)
-				ng_warp_compute(&w, AES_INSTS_MIX);
+			aes_round_key(x, tab->key + 4 * r, s[wi]);
 		}
-		ng_warp_compute(&w, AES_INSTS_OUT);
-		ng_st_contig(&w, a->data + t0 * 16, 16, s);
+	for (unsigned int wi = 0; wi < nw; wi++) {
+		ng_warp_compute(&w[wi], AES_INSTS_OUT);
+		ng_st_contig(&w[wi], a->data + t0[wi] * 16, 16, s[wi]);
 	}
 }
 
