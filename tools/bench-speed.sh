@@ -3,7 +3,8 @@
 # must reach (the median of N runs; the machine is noisy, so a figure is a
 # ratio or a rate measured inside one run, never a timed test):
 #   - the full pipeline (fgp placement, RDC, HWC), threaded: line requests
-#     a second per worker thread;
+#     a second per worker thread (these three on the machine the goals were
+#     set on: 4 emulated SMs of 16 real ones, one block each);
 #   - the same, --deterministic, on one thread;
 #   - the counting model's stream-triad (no L2, no RDC), emulated / native
 #     in the same run (native: best of 10 on every CPU, as STREAM reports);
@@ -40,13 +41,16 @@ row() { # NAME VALUE GOAL UNIT SCALE
 	}' || fail=1
 }
 
-full="stream-triad --placement fgp --no-native"
+# the goals were set on the machine the presets had before they took the
+# papers' (4 emulated SMs per GPU of 16 real ones, one block at a time)
+old="--sms 4 --sm-scale 16 --mlp 2048 --blocks-per-sm 1"
+full="stream-triad --placement fgp --no-native $old"
 row "full pipeline, threaded, per worker" \
 	"$(median requests_per_s_per_worker $full)" 1000000 "M req/s" 1e6
 row "full pipeline, deterministic, one thread" \
 	"$(median requests_per_s_per_worker $full --deterministic)" 6600000 "M req/s" 1e6
 row "counting-model triad, emulated / native" \
-	"$(median ratio stream-triad --l2-size 0 --rdc-size 0)" 0.6 "" 1
+	"$(median ratio stream-triad --l2-size 0 --rdc-size 0 $old)" 0.6 "" 1
 
 # median over N_PRESET pairs of runs of VALUE(occupancy) / VALUE(1 block
 # per SM) for "key", the two runs of a pair one after the other
@@ -83,7 +87,7 @@ for pw in carve:stream-triad dualopt:spmv rec:gemm coda:km scalegpu:vectoradd; d
 	sd=$(slowdown "$w" --system "$p" --iters 1)
 	line=$(awk -v p="$p" -v w="$w" -v d="$d" -v t="$t" -v sd="$sd" 'BEGIN {
 		printf "%-10s %-13s %21.2f %-6s %21.2f %-6s %16s", p, w,
-		       d, d >= 0.7 ? "met" : "MISSED", t, t >= 0.7 ? "met" : "MISSED", sd
+		       d, (d >= 0.7 ? "met" : "MISSED"), t, (t >= 0.7 ? "met" : "MISSED"), sd
 	}')
 	echo "$line"
 	case $line in *MISSED*) fail=1 ;; esac
