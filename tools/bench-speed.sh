@@ -73,7 +73,7 @@ slowdown() {
 	"$ngemu" bench "$@" --json | awk '
 		/"wall_s":/ { gsub(/[",]/, "", $2); w = $2 }
 		/"modeled_s":/ && !m { gsub(/[",]/, "", $2); m = $2 }
-		END { printf "%.0f\n", m > 0 ? w / m : 0 }'
+		END { printf "%.0f\n", (m > 0 ? w / m : 0) }'
 }
 
 printf '\n%-10s %-13s %28s %28s %16s\n' preset workload \
@@ -81,7 +81,11 @@ printf '\n%-10s %-13s %28s %28s %16s\n' preset workload \
 for pw in carve:stream-triad dualopt:spmv rec:gemm coda:km scalegpu:vectoradd; do
 	p=${pw%%:*}
 	w=${pw#*:}
-	full="stream-triad --system $p --placement fgp --no-native --size 8M --iters 2"
+	# the pipeline with the preset's remote side: pages over every GPU
+	# (ScaleGPU's are in host memory already)
+	place="--placement fgp"
+	[ "$p" = scalegpu ] && place=""
+	full="stream-triad --system $p $place --no-native --size 8M --iters 2"
 	d=$(pair_ratio requests_per_s_per_worker $full --deterministic)
 	t=$(pair_ratio requests_per_s_per_worker $full)
 	sd=$(slowdown "$w" --system "$p" --iters 1)
