@@ -146,7 +146,6 @@ struct ng_config {
 	bool deterministic;		/* all SMs on one thread, fixed order */
 	unsigned int interval;		/* skew bound between host threads, cycles */
 	unsigned int threads;		/* host threads (<= GPUs); 0: one per CPU */
-	unsigned int host_jitter;	/* us of random pauses in workers; 0: none */
 	uint64_t seed;
 	bool inject;			/* remote costs become real delays */
 	double inject_batch_us;		/* spin only once this much is owed */

@@ -134,8 +134,6 @@ static const struct ng_key core_keys[] = {
 		   "host threads stepping the SMs, a GPU's SMs on one (0: one per CPU, at most one per GPU)"),
 	NG_KEY_NUM("deterministic", NG_KEY_BOOL, deterministic, 0, 0,
 		   "all SMs on one thread, fixed order"),
-	NG_KEY_NUM("host-jitter", NG_KEY_UINT, host_jitter, 0, 1000,
-		   "a test of determinism: worker threads pause up to this many us at random points (0: never)"),
 	NG_KEY_NUM("seed", NG_KEY_SIZE, seed, 0, 1.8e19,
 		   "random seed of workloads"),
 	NG_KEY_NUM("inject", NG_KEY_BOOL, inject, 0, 0,

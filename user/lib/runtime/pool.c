@@ -73,7 +73,6 @@ struct ng_pool_thread {
 	struct ng_system *sys;
 	pthread_t th;
 	int node;
-	uint64_t rng;			/* host-jitter's pauses */
 	unsigned int ngpu;		/* its GPUs, in order */
 	unsigned int gpu[NG_MAX_GPUS];
 };
@@ -251,28 +250,6 @@ static ng_ticks run_gpu(struct ng_gpu_run *h, ng_ticks end, ng_ticks q,
 	return h->n ? h->heap[0].now : UINT64_MAX;
 }
 
-/*
- * host-jitter: pause the worker for a random while (or just give up the
- * CPU), so that the threads reach the model's shared state in another
- * order each run; modeled time must not change (a test of the design).
- */
-static void jitter(struct ng_system *sys, uint64_t *rng)
-{
-	uint64_t x;
-
-	if (!sys->cfg.host_jitter || !rng)
-		return;
-	x = *rng;
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	*rng = x;
-	if (x & 1)
-		sched_yield();
-	else
-		usleep((useconds_t)(x >> 8) % (sys->cfg.host_jitter + 1));
-}
-
 /* The end of an interval: what GPUs did that others must see (model.h). */
 static void interval_end(struct ng_system *sys, const unsigned int *gpu,
 		 unsigned int ngpu, struct ng_ibarrier *ib)
@@ -356,7 +333,7 @@ static void fold_gpu(struct ng_system *sys, unsigned int g)
  * another: they meet only at its end.
  */
 static void step(struct ng_system *sys, const unsigned int *gpu,
-		 unsigned int ngpu, struct ng_ibarrier *ib, uint64_t *rng)
+		 unsigned int ngpu, struct ng_ibarrier *ib)
 {
 	struct ng_coro sched = { 0 };
 	ng_ticks q = sys->interval / NG_SLICES, lo = 0;
@@ -372,14 +349,11 @@ static void step(struct ng_system *sys, const unsigned int *gpu,
 		ng_ticks end = lo + sys->interval, mine = UINT64_MAX, all;
 
 		for (unsigned int i = 0; i < ngpu; i++) {
-			ng_ticks t;
+			ng_ticks t = run_gpu(&sys->run[gpu[i]], end, q, &sched);
 
-			jitter(sys, rng);
-			t = run_gpu(&sys->run[gpu[i]], end, q, &sched);
 			if (t < mine)
 				mine = t;
 		}
-		jitter(sys, rng);
 		all = ib ? ng_ibarrier_min(ib, mine) : mine;
 		interval_end(sys, gpu, ngpu, ib);
 		if (all == UINT64_MAX)
@@ -401,7 +375,7 @@ static void *worker(void *p)
 		pthread_barrier_wait(&sys->start);
 		if (sys->quit)
 			break;
-		step(sys, t->gpu, t->ngpu, &sys->ib, &t->rng);
+		step(sys, t->gpu, t->ngpu, &sys->ib);
 		pthread_barrier_wait(&sys->done);
 	}
 	return NULL;
@@ -624,8 +598,6 @@ int ng_pool_start(struct ng_system *sys, char *err, size_t errlen)
 	if (!sys->pt)
 		goto nomem;
 	sys->nthreads = plan(sys, sys->pt, sys->cfg.threads);
-	for (unsigned int i = 0; i < sys->nthreads; i++)
-		sys->pt[i].rng = (sys->cfg.seed + 1) * 0x9e3779b97f4a7c15ULL + i + 1;
 	ng_ibarrier_init(&sys->ib, sys->nthreads);
 	pthread_barrier_init(&sys->start, NULL, sys->nthreads + 1);
 	pthread_barrier_init(&sys->done, NULL, sys->nthreads + 1);
@@ -658,7 +630,7 @@ void ng_pool_run(struct ng_system *sys, unsigned int resident)
 	sys->resident = resident < 1 ? 1 : resident > sys->nslots ? sys->nslots
 								 : resident;
 	if (!sys->nthreads) {
-		step(sys, sys->all_gpus, sys->cfg.gpus, NULL, NULL);
+		step(sys, sys->all_gpus, sys->cfg.gpus, NULL);
 		return;
 	}
 	pthread_barrier_wait(&sys->start);
