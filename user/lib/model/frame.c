@@ -180,8 +180,11 @@ void ng_sm_fini(struct ng_sm *sm)
 
 void ng_model_sync(struct ng_model *m, unsigned int phase, unsigned int gpu)
 {
-	if (!phase)
+	if (!phase) {
 		ng_resources_merge(m, gpu);
+		/* the pages the GPU touched first join the location table */
+		ng_space_touch_sync(m->space, gpu);
+	}
 	for (unsigned int i = 0; i < m->ncomp; i++)
 		if (m->comp[i]->sync && phase < m->comp[i]->sync_phases)
 			m->comp[i]->sync(m->priv[i], phase, gpu);
@@ -216,6 +219,8 @@ void ng_model_kernel_begin(struct ng_model *m, struct ng_sm *const *sms,
 		memset(sm->ring, 0, (sm->ring_mask + 1) * sizeof(*sm->ring));
 		memset(sm->win, 0, m->nres * sizeof(*sm->win));
 	}
+	/* first touches wait for the interval's end (space.h) */
+	ng_space_defer_touch(m->space, true);
 }
 
 ng_ticks ng_model_kernel_end(struct ng_model *m, struct ng_sm *const *sms,
@@ -223,6 +228,8 @@ ng_ticks ng_model_kernel_end(struct ng_model *m, struct ng_sm *const *sms,
 {
 	ng_ticks end = 0;
 
+	/* the claims of the last interval are in the table already */
+	ng_space_defer_touch(m->space, false);
 	/* boundary actions first: a write-back may lengthen the kernel */
 	for (unsigned int i = 0; i < m->ncomp; i++)
 		if (m->comp[i]->kernel_end)

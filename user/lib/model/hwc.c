@@ -28,6 +28,14 @@
  * line's data in host order rather than modeled order, so it is
  * invalidated as well (hwc.race_invals; no link cost: hardware has no
  * such race).
+ *
+ * A page first touched in an interval is each toucher's own until the
+ * interval ends (space.h): it has no one home then whose books could take
+ * the touchers' events in an order of their own. They wait in the
+ * toucher's log; in phase 1, when the page has its home, the winner keeps
+ * its own for the next interval's end, where they join the home's other
+ * events (first, being older), and the other touchers drop theirs (their
+ * requests never reached the home, and nobody holds a copy of the page).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -79,6 +87,8 @@ struct hwc {
 	uint64_t rng[NG_MAX_GPUS];	/* per home: the reset draws */
 	uint64_t wrng[NG_MAX_GPUS];	/* per writer: draws decided at once */
 	struct ev_log gather[NG_MAX_GPUS];	/* per home, phase 0 */
+	/* per GPU: its events on pages it touched first (see the top) */
+	struct ev_log unplaced[NG_MAX_GPUS], placed[NG_MAX_GPUS];
 };
 
 extern const struct ng_component ng_hwc_component;
@@ -96,6 +106,8 @@ static void hwc_destroy(void *priv)
 		}
 		free(h->written[a]);
 		free(h->gather[a].e);
+		free(h->unplaced[a].e);
+		free(h->placed[a].e);
 	}
 	if (h->sc) {
 		h->m->home_sc = NULL;
@@ -170,6 +182,10 @@ static void log_event(struct hwc *h, const struct ng_req *r, uint64_t li,
 		      bool copy, bool reset)
 {
 	struct ev_log *l = &h->log[r->gpu][r->home];
+
+	/* a page first touched in this interval: see the top */
+	if (r->home == r->gpu && ng_space_unplaced(h->m->space, r->line))
+		l = &h->unplaced[r->gpu];
 
 	if (!ng_grow((void **)&l->e, &l->cap, l->n + 1, sizeof(*l->e)))
 		return;
@@ -375,12 +391,54 @@ static void apply_line(struct hwc *h, unsigned int home,
 				      memory_order_relaxed);
 }
 
+/* Append @n events @e to @l; those that find no memory are dropped. */
+static void ev_log_append(struct ev_log *l, const struct hwc_ev *e, size_t n)
+{
+	if (n && ng_grow((void **)&l->e, &l->cap, l->n + n, sizeof(*l->e))) {
+		memcpy(l->e + l->n, e, n * sizeof(*e));
+		l->n += n;
+	}
+}
+
+/*
+ * Phase 1: the pages @gpu touched first in the interval have their homes
+ * (phase 0 published them, and only phase 0 moves pages): its events on
+ * those it won wait for the next phase 0, the others are dropped.
+ */
+static void keep_won(struct hwc *h, unsigned int gpu)
+{
+	struct ng_space *sp = h->m->space;
+	struct ev_log *l = &h->unplaced[gpu];
+
+	for (size_t i = 0; i < l->n; i++) {
+		uintptr_t line = h->base + (l->e[i].li << h->line_shift);
+
+		if (ng_space_peek(sp, line) == gpu)
+			ev_log_append(&h->placed[gpu], &l->e[i], 1);
+	}
+	l->n = 0;
+}
+
+/* Apply @all, this GPU's books as a home, line by line in arrival order. */
+static void apply_all(struct hwc *h, struct ev_log *all, unsigned int gpu)
+{
+	if (!all->n)
+		return;
+	qsort(all->e, all->n, sizeof(*all->e), ev_cmp);
+	for (size_t i = 0, j; i < all->n; i = j) {
+		for (j = i + 1; j < all->n && all->e[j].li == all->e[i].li; j++)
+			;
+		apply_line(h, gpu, all->e + i, j - i);
+	}
+}
+
 static void hwc_sync(void *priv, unsigned int phase, unsigned int gpu)
 {
 	struct hwc *h = priv;
 	struct ev_log *all = &h->gather[gpu];
 
 	if (phase == 1) {
+		keep_won(h, gpu);
 		/* invalidates for this GPU's caches, from every source */
 		for (unsigned int s = 0; s < h->ngpus; s++) {
 			struct inv_list *l = &h->inv[s][gpu];
@@ -397,6 +455,8 @@ static void hwc_sync(void *priv, unsigned int phase, unsigned int gpu)
 	}
 	/* phase 0: this GPU as the home of the lines every GPU reached */
 	all->n = 0;
+	ev_log_append(all, h->placed[gpu].e, h->placed[gpu].n);
+	h->placed[gpu].n = 0;
 	for (unsigned int g = 0; g < h->ngpus; g++) {
 		struct ev_log *l = &h->log[g][gpu];
 
@@ -409,13 +469,28 @@ static void hwc_sync(void *priv, unsigned int phase, unsigned int gpu)
 		}
 		l->n = 0;
 	}
-	if (!all->n)
-		return;
-	qsort(all->e, all->n, sizeof(*all->e), ev_cmp);
-	for (size_t i = 0, j; i < all->n; i = j) {
-		for (j = i + 1; j < all->n && all->e[j].li == all->e[i].li; j++)
-			;
-		apply_line(h, gpu, all->e + i, j - i);
+	apply_all(h, all, gpu);
+}
+
+/*
+ * The kernel's end: every page has its home (ng_model_kernel_end()), and
+ * the events that waited for it are applied.
+ */
+static void hwc_kernel_end(void *priv, struct ng_sm *const *sms,
+			   unsigned int nsm)
+{
+	struct hwc *h = priv;
+
+	(void)sms;
+	(void)nsm;
+	for (unsigned int g = 0; g < h->ngpus; g++) {
+		struct ev_log *all = &h->gather[g];
+
+		keep_won(h, g);
+		all->n = 0;
+		ev_log_append(all, h->placed[g].e, h->placed[g].n);
+		h->placed[g].n = 0;
+		apply_all(h, all, g);
 	}
 }
 
@@ -455,6 +530,7 @@ const struct ng_component ng_hwc_component = {
 	.create = hwc_create,
 	.destroy = hwc_destroy,
 	.access = hwc_access,
+	.kernel_end = hwc_kernel_end,
 	.sync = hwc_sync,
 	.sync_phases = 2,
 };

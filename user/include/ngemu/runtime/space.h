@@ -33,6 +33,7 @@
 
 struct ng_backend_ops;
 struct ng_kbuf;
+struct ng_claims;
 
 #define NG_HOME_HOST	16	/* home id of host memory */
 #define NG_LOC_BUSY	0xfd	/* first touch being placed (kmod backend) */
@@ -74,6 +75,12 @@ struct ng_space {
 	const uint64_t *plan;		/* CODA's B by allocation order */
 	unsigned int nplan, plan_base;	/* from allocation plan_base on */
 	bool chunk_capped;		/* CODA's min(4 KB, B x N) */
+	/*
+	 * First touches deferred to the end of the interval (user backend,
+	 * inside a modeled kernel): per GPU, the untouched pages it claimed.
+	 */
+	bool defer_touch;
+	struct ng_claims *claims;
 };
 
 /* One allocation of a run: where it was and how big. */
@@ -156,9 +163,49 @@ int ng_space_carve(struct ng_space *s, unsigned int gpu, uint64_t bytes,
 		   void **out, char *err, size_t errlen);
 void ng_space_uncarve(struct ng_space *s, void *p, uint64_t bytes);
 
-/* Resolve a first touch of the page at @off by @gpu; returns the home. */
+/*
+ * Resolve a first touch of the page at @off by @gpu; returns the home.
+ *
+ * Inside a modeled kernel on the user backend (ng_space_defer_touch()),
+ * which GPU touched a page first must not depend on how the host ran the
+ * GPUs' threads, so the table does not change during an interval: a GPU
+ * that touches an untouched page takes it as its own at once (its claim,
+ * seen by its own requests only, as its own calendar bookings are), and
+ * ng_space_touch_sync() publishes the claims at the interval's end, the
+ * lowest GPU winning a page claimed by several. Outside kernels, and
+ * with the kmod backend (whose first fault places the page), the first
+ * caller wins at once.
+ */
 unsigned int ng_space_first_touch(struct ng_space *s, uint64_t off,
 				  unsigned int gpu);
+
+/*
+ * Start (@on) or end deferring first touches; ending publishes and
+ * places every claim left. From the launching thread, outside intervals.
+ */
+void ng_space_defer_touch(struct ng_space *s, bool on);
+
+/*
+ * The end of an interval for GPU @gpu (ng_model_sync() phase 0, on the
+ * GPU's thread; GPUs may run it at once): its claims join the table
+ * (the lowest GPU's claim stays, whatever the order), and the pages it
+ * won in the interval before are placed on its node.
+ */
+void ng_space_touch_sync(struct ng_space *s, unsigned int gpu);
+
+/*
+ * Whether the page of @addr was claimed in this interval but is not
+ * published yet: the home its requests see is their own GPU's, for
+ * this interval only.
+ */
+static inline bool ng_space_unplaced(const struct ng_space *s, uintptr_t addr)
+{
+	uint64_t off = addr - (uintptr_t)s->base;
+
+	return s->defer_touch &&
+	       atomic_load_explicit(&s->loc[off >> s->page_shift],
+				    memory_order_relaxed) == NG_LOC_NONE;
+}
 
 /*
  * FGP's GPU of space offset @off: the bits just above the interleave
