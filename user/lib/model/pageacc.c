@@ -6,6 +6,8 @@
  * hardware: it routes nothing and costs no modeled time. Each entry only
  * moves from empty to one owner to "several", so the outcome does not
  * depend on the order of the accesses: it is as deterministic as the rest.
+ * A page's first access is the earliest in modeled time (kernel, time,
+ * GPU, reads first), not the first the host ran.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -31,14 +33,31 @@ struct pageacc {
 	uint64_t kernel;		/* timed kernels ended since the reset */
 	/* per page: the last kernel (+ 1) that read it (low half), wrote it */
 	_Atomic uint32_t *rw;
-	_Atomic uint8_t *first;		/* per page: FIRST_* */
+	_Atomic uint8_t *written;	/* per page: WRITTEN */
+	_Atomic uint64_t *first;	/* per page: ~first_key(), the first */
 	_Atomic uint64_t cur_in, cur_out;	/* this kernel's pages */
 	struct ng_copies copies;
 };
 
-#define FIRST_READ	1
-#define FIRST_WRITE	2
 #define WRITTEN		4
+
+/*
+ * The order of a page's accesses: kernel, issue time, GPU, reads before
+ * writes, in one word; a page keeps the complement of its smallest, so
+ * that 0 is "untouched" and the outcome does not depend on the order in
+ * which the host ran the GPUs.
+ */
+#define KEY_KERNEL_BITS	20
+#define KEY_TIME_BITS	39
+static uint64_t first_key(uint64_t kernel, uint64_t t, unsigned int gpu,
+			  bool write)
+{
+	const uint64_t kmax = (1ULL << KEY_KERNEL_BITS) - 2;
+	const uint64_t tmax = (1ULL << KEY_TIME_BITS) - 1;
+
+	return (kernel < kmax ? kernel : kmax) << (KEY_TIME_BITS + 5) |
+	       (t < tmax ? t : tmax) << 5 | (uint64_t)(gpu & 15) << 1 | write;
+}
 
 extern const struct ng_component ng_pageacc_component;
 
@@ -52,6 +71,7 @@ static void pa_destroy(void *priv)
 	ng_table_free((void *)p->page, p->npages * sizeof(*p->page));
 	ng_table_free((void *)p->rw, p->npages * sizeof(*p->rw));
 	ng_table_free((void *)p->first, p->npages * sizeof(*p->first));
+	ng_table_free((void *)p->written, p->npages * sizeof(*p->written));
 	free(p);
 }
 
@@ -71,7 +91,8 @@ static int pa_create(struct ng_model *m, void **priv, char *err, size_t errlen)
 	p->page = ng_table_alloc(p->npages * sizeof(*p->page));
 	p->rw = ng_table_alloc(p->npages * sizeof(*p->rw));
 	p->first = ng_table_alloc(p->npages * sizeof(*p->first));
-	if (!p->line || !p->page || !p->rw || !p->first)
+	p->written = ng_table_alloc(p->npages * sizeof(*p->written));
+	if (!p->line || !p->page || !p->rw || !p->first || !p->written)
 		goto nomem;
 	*priv = p;
 	return 0;
@@ -82,20 +103,23 @@ nomem:
 }
 
 /* The page's first access, whether written, and this kernel's copies. */
-static void pa_copies(struct pageacc *p, uint64_t pg, unsigned int op)
+static void pa_copies(struct pageacc *p, uint64_t pg, const struct ng_req *r)
 {
-	bool rd = op != NG_OP_STORE, wr = op != NG_OP_LOAD;
+	bool rd = r->op != NG_OP_STORE, wr = r->op != NG_OP_LOAD;
 	uint32_t k = (uint32_t)(p->kernel % 0xffff) + 1;
-	uint8_t f0 = 0;
+	uint64_t key = ~first_key(p->kernel, r->t0, r->gpu, !rd);
+	uint64_t f = atomic_load_explicit(&p->first[pg], memory_order_relaxed);
 	_Atomic uint32_t *e = &p->rw[pg];
 	uint32_t old = atomic_load_explicit(e, memory_order_relaxed), nu;
 
-	(void)atomic_compare_exchange_strong_explicit(
-		&p->first[pg], &f0, rd ? FIRST_READ : FIRST_WRITE,
-		memory_order_relaxed, memory_order_relaxed);
-	if (wr && !(atomic_load_explicit(&p->first[pg], memory_order_relaxed) &
-		    WRITTEN))
-		atomic_fetch_or_explicit(&p->first[pg], WRITTEN,
+	while (f < key &&
+	       !atomic_compare_exchange_weak_explicit(&p->first[pg], &f, key,
+						      memory_order_relaxed,
+						      memory_order_relaxed))
+		;
+	if (wr && !(atomic_load_explicit(&p->written[pg],
+					 memory_order_relaxed) & WRITTEN))
+		atomic_fetch_or_explicit(&p->written[pg], WRITTEN,
 					 memory_order_relaxed);
 	for (;;) {
 		nu = old;
@@ -141,7 +165,7 @@ static void pa_route(void *priv, struct ng_sm *sm, struct ng_req *r)
 							  memory_order_relaxed))
 			break;
 	}
-	pa_copies(p, off >> p->page_shift, r->op);
+	pa_copies(p, off >> p->page_shift, r);
 	/* the page: its block and GPU, or several of either */
 	e = &p->page[off >> p->page_shift];
 	old = atomic_load_explicit(e, memory_order_relaxed);
@@ -188,6 +212,8 @@ static void pa_reset(void *priv)
 		      MADV_DONTNEED);
 	(void)madvise((void *)p->rw, p->npages * sizeof(*p->rw), MADV_DONTNEED);
 	(void)madvise((void *)p->first, p->npages * sizeof(*p->first),
+		      MADV_DONTNEED);
+	(void)madvise((void *)p->written, p->npages * sizeof(*p->written),
 		      MADV_DONTNEED);
 	p->kernel = 0;
 	p->copies = (struct ng_copies){ 0 };
@@ -260,11 +286,14 @@ int ng_pageacc_copies(const struct ng_model *m, struct ng_copies *out)
 	out->out_pages = 0;
 	n = (p->sp->used_max + (1ULL << p->page_shift) - 1) >> p->page_shift;
 	for (uint64_t i = 0; i < n && i < p->npages; i++) {
-		uint8_t f = atomic_load_explicit(&p->first[i],
+		uint64_t f = atomic_load_explicit(&p->first[i],
+						  memory_order_relaxed);
+		uint8_t w = atomic_load_explicit(&p->written[i],
 						 memory_order_relaxed);
 
-		out->in_pages += (f & FIRST_READ) != 0;
-		out->out_pages += (f & WRITTEN) != 0;
+		/* read first: the complement's low bit is set */
+		out->in_pages += f && (f & 1);
+		out->out_pages += (w & WRITTEN) != 0;
 	}
 	return 0;
 }
