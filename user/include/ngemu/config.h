@@ -146,6 +146,7 @@ struct ng_config {
 	bool deterministic;		/* all SMs on one thread, fixed order */
 	unsigned int interval;		/* skew bound between host threads, cycles */
 	unsigned int threads;		/* host threads (<= GPUs); 0: one per CPU */
+	unsigned int stress;		/* host perturbation, 1 in N; 0: off */
 	uint64_t seed;
 	bool inject;			/* remote costs become real delays */
 	double inject_batch_us;		/* spin only once this much is owed */

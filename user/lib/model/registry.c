@@ -8,6 +8,7 @@
 
 #include "ngemu/model/component.h"
 
+extern const struct ng_component ng_stress_component;
 extern const struct ng_component ng_sharing_component;
 extern const struct ng_component ng_pageacc_component;
 extern const struct ng_component ng_repl_component;
@@ -26,6 +27,7 @@ extern const struct ng_component ng_msl2_component;
 extern const struct ng_component ng_mem_component;
 
 const struct ng_component *const ng_components[] = {
+	&ng_stress_component,	/* host perturbation: determinism checks */
 	&ng_sharing_component,	/* a measurement: who shares what */
 	&ng_pageacc_component,	/* a measurement: which blocks touch what */
 	&ng_repl_component,	/* replication: where a line is read */
