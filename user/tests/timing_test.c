@@ -105,6 +105,45 @@ TEST(threaded_agrees_with_deterministic)
 		}
 }
 
+/*
+ * First touch with pages shared by GPUs (the carve preset's 2 MB pages
+ * and HWC): which GPU a page goes to is settled at the end of the
+ * interval, so that threaded runs, however their threads are spread
+ * over the GPUs, give the deterministic run's modeled time exactly.
+ */
+TEST(first_touch_threaded_equals_deterministic)
+{
+	static const struct { const char *wl; uint64_t size; unsigned int iters; } w[] = {
+		{ "spmv", 1 << 20, 2 },
+		{ "rwshare", 1 << 20, 2 },
+		{ "randaccess", 4 << 20, 1 },
+	};
+
+	for (unsigned int i = 0; i < 3; i++) {
+		struct ng_config c;
+		char err[256];
+		double det, thr;
+		unsigned int nt = 0;
+
+		ASSERT_EQ(0, ng_config_preset(&c, "carve", err, sizeof(err)));
+		c.sms = 2;
+		c.deterministic = true;
+		det = modeled(_metadata, &c, w[i].wl, w[i].size, w[i].iters,
+			      NULL);
+		ASSERT_LT(0, det);
+		c.deterministic = false;
+		for (unsigned int threads = 2; threads <= 4; threads++) {
+			c.threads = threads;
+			thr = modeled(_metadata, &c, w[i].wl, w[i].size,
+				      w[i].iters, &nt);
+			EXPECT_EQ(threads, nt);
+			EXPECT_EQ(det, thr)
+				TH_LOG("%s, %u threads: %.6f us threaded, %.6f us deterministic",
+				       w[i].wl, threads, thr * 1e6, det * 1e6);
+		}
+	}
+}
+
 /* The interval bounds skew between threads; it does not change results. */
 TEST(modeled_time_does_not_follow_the_interval)
 {
