@@ -13,12 +13,7 @@
 
 #include "ngemu/ngemu.h"
 
-/*
- * The compare mode's scaled regime, on 2 emulated SMs per GPU of 16 real
- * ones each, one block at a time (the machine before SMs held several
- * blocks) to stay quick; occupancy_test holds the papers' machines to the
- * same agreement.
- */
+/* The compare mode's scaled regime, on 2 SMs per GPU to stay quick. */
 static void scaled(struct ng_config *c, uint64_t rdc)
 {
 	char err[256];
@@ -26,9 +21,6 @@ static void scaled(struct ng_config *c, uint64_t rdc)
 	if (ng_config_preset(c, "carve", err, sizeof(err)))
 		abort();
 	c->sms = 2;
-	c->sm_scale = 16;
-	c->mlp = 2048;
-	c->blocks_per_sm = 1;
 	c->page = 64 << 10;
 	c->l2_size = 256 << 10;
 	c->mem_per_gpu = 64 << 20;
