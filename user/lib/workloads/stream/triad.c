@@ -17,7 +17,7 @@
 
 #include "ngemu/runtime/kernel.h"
 #include "ngemu/runtime/space.h"
-#include "util/native.h"
+#include "workloads/native.h"
 #include "workloads/wl.h"
 
 #define TRIAD_NATIVE_REPS 10

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The native side of an emulated / native ratio (private to libngemu): a
+ * The native side of an emulated / native ratio (the workloads'): a
  * plain loop on every CPU this process may run on, timed as STREAM times
  * it, the best of several warm runs, so that the ratio never flatters the
  * emulator with a native run slower than the machine allows.
  */
-#ifndef NGEMU_LIB_NATIVE_H
-#define NGEMU_LIB_NATIVE_H
+#ifndef NGEMU_WORKLOADS_NATIVE_H
+#define NGEMU_WORKLOADS_NATIVE_H
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -39,4 +39,4 @@ void ng_native_run(struct ng_native_team *t, ng_native_fn fn, void *arg,
 		   unsigned int reps);
 void ng_native_stop(struct ng_native_team *t);
 
-#endif /* NGEMU_LIB_NATIVE_H */
+#endif /* NGEMU_WORKLOADS_NATIVE_H */

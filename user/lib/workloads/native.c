@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "util/native.h"
+#include "workloads/native.h"
 
 struct member {
 	struct ng_native_team *t;
