@@ -69,13 +69,7 @@ static void cc_kernel(struct ng_block *b, void *p)
 		for (unsigned int wi = 0; wi < g.n; wi++) {
 			if (k >= most[wi])
 				continue;
-			t[wi] = g.w[wi];
-			t[wi].active = 0;
-			for (unsigned int l = 0; l < g.w[wi].nlanes; l++)
-				if (k < g.r1[wi][l] - g.r0[wi][l]) {
-					t[wi].active |= 1u << l;
-					addr[wi][l] = (uintptr_t)(a->col + g.r0[wi][l] + k);
-				}
+			gb_edge_lanes(&g, wi, k, a->col, &t[wi], addr[wi]);
 			ng_warp_compute(&t[wi], CC_EDGE_INSTS);
 			ng_ld(&t[wi], addr[wi], 4, v[wi]);
 		}

@@ -209,6 +209,23 @@ static inline void gb_rows_issue(struct ng_block *b, const uint32_t *row,
 }
 
 /*
+ * @t: warp @wi of @g with the lanes whose vertex has a @k-th edge active,
+ * each addressing that edge's entry of @col in @addr (k within the row).
+ */
+static inline void gb_edge_lanes(const struct gb_warps *g, unsigned int wi,
+				 uint32_t k, const uint32_t *col,
+				 struct ng_warp *t, uintptr_t addr[NG_WARP])
+{
+	*t = g->w[wi];
+	t->active = 0;
+	for (unsigned int l = 0; l < g->w[wi].nlanes; l++)
+		if (k < g->r1[wi][l] - g->r0[wi][l]) {
+			t->active |= 1u << l;
+			addr[l] = (uintptr_t)(col + g->r0[wi][l] + k);
+		}
+}
+
+/*
  * The graph of a run of workload @name: size / 4 vertices (32 at least),
  * edges within groups of @span vertices (0: anywhere), in @g; with @u,
  * also made undirected there. 0, or -EINVAL / -ENOMEM with the message in
