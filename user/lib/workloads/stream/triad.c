@@ -189,9 +189,8 @@ static int triad_run(struct ng_system *sys, const struct ng_bench_opts *o,
 			goto out;
 		}
 	}
+	l.fn = triad_kernel;
 	for (unsigned int i = 0; i < o->iters; i++) {
-		l.fn = triad_kernel;
-		l.native = false;
 		ret = ng_launch(sys, &l, &lr);
 		if (ret)
 			goto launch_failed;
