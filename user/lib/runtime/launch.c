@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <time.h>
 
-#include "runtime/system_impl.h"
+#include "runtime/slot.h"
 
 double ng_now_s(void)
 {
@@ -51,7 +51,7 @@ void ng_run_sm(struct ng_system *sys, struct ng_sm *sm)
 	for (;;) {
 		/* blocks go to the SM whose clock is earliest */
 		if (!l->native && sm->now > sm->block_at)
-			sm->yield(sm);
+			ng_slot_wait_block(sm);
 		b = ng_sched_next(&sys->sched, sm->gpu, &stolen);
 		if (b < 0)
 			break;

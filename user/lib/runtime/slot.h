@@ -28,6 +28,14 @@ void ng_slots_arm_gpu(struct ng_system *sys, unsigned int g,
  */
 ng_ticks ng_slots_run_gpu(struct ng_gpu_run *h, ng_ticks end, ng_ticks q,
 			  struct ng_coro *sched);
+/*
+ * The block on @sm's running slot has ended and the slot is past the time
+ * it may take another: it gives way, and runs again only once it is the
+ * GPU's earliest, so that blocks go to slots in the order of their clocks
+ * and, among equal clocks, in the GPU's slot order (a first wave spreads
+ * over the SMs).
+ */
+void ng_slot_wait_block(struct ng_sm *sm);
 /* The kernel's end: an SM's clock and completions are its slots' latest. */
 void ng_slots_fold_gpu(struct ng_system *sys, unsigned int g);
 

@@ -11,25 +11,40 @@
 #include <stdbool.h>
 
 #include "runtime/barrier.h"
+
+struct ng_coro;
 #include "ngemu/model/model.h"
 #include "ngemu/runtime/kernel.h"
 #include "ngemu/runtime/sched.h"
 #include "ngemu/runtime/system.h"
 
 /*
- * A GPU's slots that hold blocks this kernel, earliest clock first
- * (pool.c): a heap whose entries carry their slot's clock and order, so
- * that keeping it in order touches only the heap.
+ * The schedule of a GPU's resident blocks (slot.c): two levels of heaps
+ * whose entries carry their clock and order, so that keeping them in order
+ * touches only the heaps. Each SM has a heap of its slots that hold blocks
+ * this kernel, earliest clock first; the GPU has a heap of its SMs, keyed
+ * by their earliest slots.
  */
 struct ng_heap_ent {
 	uint64_t now;
 	unsigned int key;
-	struct ng_slot *x;
+	void *x;			/* struct ng_slot, or struct ng_sm_run */
+};
+
+struct ng_sm_run {
+	struct ng_heap_ent *heap;	/* its slots past the port */
+	unsigned int n;
+	uint64_t ready;			/* its slots at or before the port */
+	struct ng_slot *first;		/* its slots (blocks-per-sm <= 64) */
+	struct ng_sm *sm;
+	struct ng_gpu_run *run;		/* its GPU's */
+	struct ng_coro *sched;		/* its host thread's own context */
 };
 
 struct ng_gpu_run {
-	struct ng_heap_ent *heap;
+	struct ng_heap_ent *heap;	/* the GPU's SMs (struct ng_sm_run) */
 	unsigned int n;
+	struct ng_sm_run *cur;		/* the SM running: its key may be old */
 	uint64_t end, q;		/* this interval's end, the slice */
 };
 
@@ -50,7 +65,9 @@ struct ng_system {
 	size_t shared_size;
 	void *stacks;			/* the slots' stacks */
 	size_t page;
-	struct ng_gpu_run run[NG_MAX_GPUS];	/* per GPU: its slots' schedule */
+	struct ng_sm_run *sm_run;	/* per SM: its slots' schedule */
+	struct ng_heap_ent *sm_heap;	/* their heaps, nslots entries each */
+	struct ng_gpu_run run[NG_MAX_GPUS];	/* per GPU: its SMs' schedule */
 	unsigned int all_gpus[NG_MAX_GPUS];
 	unsigned int nthreads;
 	struct ng_pool_thread *pt;
