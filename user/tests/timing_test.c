@@ -229,4 +229,71 @@ TEST(compute_bound_kernel_time_is_insts_over_issue_rate)
 	ng_system_destroy(sys);
 }
 
+struct touch_args {
+	uint32_t *x;
+	unsigned int late;		/* the GPU whose block touches later */
+	unsigned int insts;		/* its arithmetic before the touch */
+};
+
+static void touch_kernel(struct ng_block *b, void *p)
+{
+	struct touch_args *a = p;
+	uint32_t v[NG_WARP];
+	struct ng_warp w;
+
+	ng_warp_get(b, 0, &w);
+	if (b->sm->gpu == a->late)
+		ng_warp_compute(&w, a->insts);
+	ng_ld_contig(&w, a->x, 4, v);
+}
+
+/*
+ * Two GPUs touch one untouched page in the same interval: the page goes to
+ * the one that touched it first in modeled time, whichever GPU that is
+ * and however the host ran their threads; at the same clock, to the lower
+ * GPU.
+ */
+TEST(first_touch_goes_to_the_earliest_gpu)
+{
+	static const struct { unsigned int late, insts, home; } k[] = {
+		{ 0, 200, 1 }, { 1, 200, 0 }, { 0, 0, 0 }, { 1, 0, 0 },
+	};
+
+	for (unsigned int i = 0; i < 4; i++)
+		for (unsigned int det = 0; det < 2; det++) {
+			struct touch_args a = { .late = k[i].late,
+						.insts = k[i].insts };
+			struct ng_launch l = { .fn = touch_kernel,
+					       .grid = { 2, 1 },
+					       .block = { NG_WARP, 1 },
+					       .only_gpu = -1, .args = &a };
+			struct ng_alloc_opts ao = { .place = NG_PLACE_FIRST_TOUCH };
+			struct ng_system *sys;
+			struct ng_config c;
+			struct ng_buf buf;
+			char err[256];
+
+			scaled(&c, 0);
+			c.gpus = 2;
+			c.sms = 1;
+			c.sched = NG_SCHED_RR;	/* block 0 on GPU 0, 1 on 1 */
+			c.deterministic = det;
+			c.threads = 2;
+			ASSERT_EQ(0, ng_system_create(&sys, &c, err, sizeof(err)))
+				TH_LOG("%s", err);
+			ASSERT_EQ(0, ng_malloc(ng_system_space(sys), &buf,
+					       c.page, &ao, err, sizeof(err)));
+			a.x = buf.ptr;
+			ASSERT_EQ(0, ng_launch(sys, &l, NULL));
+			EXPECT_EQ(k[i].home,
+				  ng_space_peek(ng_system_space(sys),
+						(uintptr_t)buf.ptr))
+				TH_LOG("GPU %u touches %u instructions later%s",
+				       k[i].late, k[i].insts,
+				       det ? ", deterministic" : "");
+			ng_free(ng_system_space(sys), &buf);
+			ng_system_destroy(sys);
+		}
+}
+
 TEST_HARNESS_MAIN

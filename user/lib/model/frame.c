@@ -182,8 +182,11 @@ void ng_model_sync(struct ng_model *m, unsigned int phase, unsigned int gpu)
 {
 	if (!phase) {
 		ng_resources_merge(m, gpu);
-		/* the pages the GPU touched first join the location table */
+		/* the pages the GPU won in the interval before, on its node */
 		ng_space_touch_sync(m->space, gpu);
+	} else {
+		/* the pages the GPU touched first join the location table */
+		ng_space_touch_resolve(m->space, gpu);
 	}
 	for (unsigned int i = 0; i < m->ncomp; i++)
 		if (m->comp[i]->sync && phase < m->comp[i]->sync_phases)
@@ -192,6 +195,8 @@ void ng_model_sync(struct ng_model *m, unsigned int phase, unsigned int gpu)
 
 bool ng_model_sync_phase1(const struct ng_model *m)
 {
+	if (ng_space_touch_pending(m->space))
+		return true;
 	for (unsigned int i = 0; i < m->ncomp; i++)
 		if (m->comp[i]->sync && m->comp[i]->sync_phases > 1)
 			return true;

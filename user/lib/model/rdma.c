@@ -147,7 +147,7 @@ static void write_back(struct rdma *d, struct ng_sm *sm, struct rdma_cache *c,
 {
 	struct ng_model *m = d->m;
 	uintptr_t line = line_of(d, c, i);
-	unsigned int home = ng_home(m->space, line, sm->gpu);
+	unsigned int home = ng_home_at(m->space, line, sm->gpu, sm->now);
 	uint64_t bytes;
 	ng_ticks dur;
 

@@ -5,13 +5,13 @@
  * through its ops; where a page's home is comes from placement.c.
  */
 #include <errno.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
 #include "backend/backend.h"
 #include "runtime/placement.h"
+#include "runtime/touch.h"
 #include "ngemu/runtime/space.h"
 #include "ngemu/util/err.h"
 #include "util/util.h"
@@ -28,8 +28,6 @@ static uint64_t map_bytes(const struct ng_space *s)
 {
 	return (s->view_stride ? s->ngpus : 1) * s->size + NG_SPACE_ALIGN;
 }
-
-static void claims_free(struct ng_space *s);
 
 static void backend_fini(struct ng_space *s)
 {
@@ -127,7 +125,7 @@ int ng_space_init(struct ng_space *s, const struct ng_config *cfg,
 
 void ng_space_fini(struct ng_space *s)
 {
-	claims_free(s);
+	ng_claims_free(s);
 	free(s->allocs);
 	if (s->glive)
 		ng_table_free(s->glive, s->npages / s->ngpus + 1);
@@ -199,179 +197,6 @@ void ng_space_uncarve(struct ng_space *s, void *p, uint64_t bytes)
 	munmap(p, bytes);
 	s->capacity += bytes;
 	s->carved -= bytes;
-}
-
-/* One GPU's first touches of an interval (ng_space_first_touch()). */
-struct ng_claims {
-	uint64_t *key;		/* page + 1, open addressing; 0: empty */
-	size_t cap;		/* slots: a power of two, or 0 */
-	uint64_t *pg;		/* this interval's claims, in order */
-	size_t n, pgcap;
-	uint64_t *won;		/* the interval before's, to be placed */
-	size_t nwon, woncap;
-};
-
-static size_t claim_slot(uint64_t pg, size_t cap)
-{
-	return (size_t)((pg * 0x9e3779b97f4a7c15ULL) >> 32) & (cap - 1);
-}
-
-/* Room for one more claim, the keys rehashed into a larger table. */
-static bool claims_grow(struct ng_claims *c)
-{
-	size_t cap = c->cap ? 2 * c->cap : 64;
-	uint64_t *key;
-
-	if (2 * (c->n + 1) <= c->cap)
-		return true;
-	key = calloc(cap, sizeof(*key));
-	if (!key)
-		return false;
-	for (size_t k = 0; k < c->n; k++) {
-		size_t i = claim_slot(c->pg[k], cap);
-
-		while (key[i])
-			i = (i + 1) & (cap - 1);
-		key[i] = c->pg[k] + 1;
-	}
-	free(c->key);
-	c->key = key;
-	c->cap = cap;
-	return true;
-}
-
-/* GPU's claim of page @pg, once per interval; false when out of memory. */
-static bool claim(struct ng_claims *c, uint64_t pg)
-{
-	size_t i;
-
-	if (c->cap)
-		for (i = claim_slot(pg, c->cap); c->key[i];
-		     i = (i + 1) & (c->cap - 1))
-			if (c->key[i] == pg + 1)
-				return true;
-	if (!claims_grow(c) ||
-	    !ng_grow((void **)&c->pg, &c->pgcap, c->n + 1, sizeof(*c->pg)))
-		return false;
-	for (i = claim_slot(pg, c->cap); c->key[i]; i = (i + 1) & (c->cap - 1))
-		;
-	c->key[i] = pg + 1;
-	c->pg[c->n++] = pg;
-	return true;
-}
-
-unsigned int ng_space_first_touch(struct ng_space *s, uint64_t off,
-				  unsigned int gpu)
-{
-	uint64_t pg = off >> s->page_shift;
-	uint8_t expect = NG_LOC_NONE;
-
-	/* deferred: the page is ours for this interval (see space.h) */
-	if (s->defer_touch &&
-	    atomic_load_explicit(&s->loc[pg], memory_order_relaxed) ==
-	    NG_LOC_NONE && claim(&s->claims[gpu], pg))
-		return gpu;
-	/*
-	 * The backend puts the page's memory on our GPU's node (with the
-	 * module, the first fault through our GPU's view does) before anyone
-	 * else may use it: they wait while it is BUSY.
-	 */
-	if (atomic_compare_exchange_strong(&s->loc[pg], &expect, NG_LOC_BUSY)) {
-		s->ops->touch(s, pg << s->page_shift, 1ULL << s->page_shift, gpu);
-		atomic_store(&s->loc[pg], (uint8_t)gpu);
-		return gpu;
-	}
-	while (expect == NG_LOC_BUSY) {
-		sched_yield();
-		expect = atomic_load(&s->loc[pg]);
-	}
-	return expect == NG_LOC_FGP ? ng_fgp_gpu(off, s->fgp_shift, s->ngpus)
-				    : expect;
-}
-
-/*
- * Claim @pg for @gpu in the table: it replaces "untouched" or a higher
- * GPU's claim of the same interval, so the lowest claim stays whatever
- * the order in which GPUs publish.
- */
-static void publish(struct ng_space *s, uint64_t pg, unsigned int gpu)
-{
-	uint8_t e = atomic_load_explicit(&s->loc[pg], memory_order_relaxed);
-
-	while ((e == NG_LOC_NONE || e < NG_HOME_HOST) && e > gpu &&
-	       !atomic_compare_exchange_weak_explicit(&s->loc[pg], &e,
-						      (uint8_t)gpu,
-						      memory_order_relaxed,
-						      memory_order_relaxed))
-		;
-}
-
-/* The pages @gpu won in the interval before: their memory to its node. */
-static void place_won(struct ng_space *s, struct ng_claims *c,
-		      unsigned int gpu)
-{
-	for (size_t i = 0; i < c->nwon; i++)
-		if (atomic_load_explicit(&s->loc[c->won[i]],
-					 memory_order_relaxed) == gpu)
-			s->ops->touch(s, c->won[i] << s->page_shift,
-				      1ULL << s->page_shift, gpu);
-	c->nwon = 0;
-}
-
-void ng_space_touch_sync(struct ng_space *s, unsigned int gpu)
-{
-	struct ng_claims *c;
-	uint64_t *t;
-	size_t cap;
-
-	if (!s->claims)
-		return;
-	c = &s->claims[gpu];
-	place_won(s, c, gpu);
-	if (!c->n)
-		return;
-	for (size_t i = 0; i < c->n; i++)
-		publish(s, c->pg[i], gpu);
-	memset(c->key, 0, c->cap * sizeof(*c->key));
-	/* published: placed at the next interval's end, once every GPU's are */
-	t = c->won;
-	cap = c->woncap;
-	c->won = c->pg;
-	c->woncap = c->pgcap;
-	c->nwon = c->n;
-	c->pg = t;
-	c->pgcap = cap;
-	c->n = 0;
-}
-
-void ng_space_defer_touch(struct ng_space *s, bool on)
-{
-	if (on) {
-		if (s->backend != NG_MEM_USER)
-			return;
-		if (!s->claims)
-			s->claims = calloc(s->ngpus, sizeof(*s->claims));
-		s->defer_touch = s->claims != NULL;
-		return;
-	}
-	if (!s->claims)
-		return;
-	for (unsigned int g = 0; g < s->ngpus; g++)
-		ng_space_touch_sync(s, g);
-	for (unsigned int g = 0; g < s->ngpus; g++)
-		place_won(s, &s->claims[g], g);
-	s->defer_touch = false;
-}
-
-static void claims_free(struct ng_space *s)
-{
-	for (unsigned int g = 0; s->claims && g < s->ngpus; g++) {
-		free(s->claims[g].key);
-		free(s->claims[g].pg);
-		free(s->claims[g].won);
-	}
-	free(s->claims);
-	s->claims = NULL;
 }
 
 /* Where @b would go, or -errno with a message. Host fallback may apply. */

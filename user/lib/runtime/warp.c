@@ -101,7 +101,7 @@ static void resolve(struct ng_warp *w, uintptr_t p, uintptr_t end)
 	if (!w->b->modeled || p >= end)
 		return;
 	for (uintptr_t a = p & ~(step - 1); a < end; a += step)
-		(void)ng_home(sp, a, w->b->sm->gpu);
+		(void)ng_home_at(sp, a, w->b->sm->gpu, w->b->sm->now);
 }
 
 void ng_st_contig(struct ng_warp *w, void *base, unsigned int size,

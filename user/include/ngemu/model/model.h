@@ -281,12 +281,18 @@ void ng_sm_fini(struct ng_sm *sm);
  * The end of an interval, for GPU @gpu, once every SM has reached it
  * (runtime/pool.c): phase 0 merges the GPU's shadow calendars into the
  * global ones and runs the components' first phase (HWC: the home's IMST
- * and broadcasts); phase 1, after every GPU's phase 0, the second
- * (invalidations reach the GPU's caches). Then ng_sm_resync() each SM.
- * Phases of different GPUs may run at once on different threads.
+ * and broadcasts); phase 1, after every GPU's phase 0, decides the pages
+ * first touched in the interval (the earliest claim wins) and runs the
+ * components' second phase (invalidations reach the GPU's caches). Then
+ * ng_sm_resync() each SM. Phases of different GPUs may run at once on
+ * different threads.
  */
 void ng_model_sync(struct ng_model *m, unsigned int phase, unsigned int gpu);
-/* Whether any component has a phase 1. */
+/*
+ * Whether this interval's end has a phase 1: a component has one, or a
+ * GPU touched a page first. The same answer on every thread, asked after
+ * the interval's run and before phase 1.
+ */
 bool ng_model_sync_phase1(const struct ng_model *m);
 void ng_sm_resync(struct ng_sm *sm);
 

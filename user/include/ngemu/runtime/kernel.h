@@ -226,7 +226,8 @@ ng_warp_send(struct ng_warp *w, struct ng_req *r, unsigned int nwords)
 
 	r->gpu = sm->gpu;
 	/* ng_home(), with the table's coordinates kept in the SM */
-	r->home = e <= NG_HOME_HOST ? e : ng_home(w->b->space, r->line, sm->gpu);
+	r->home = e <= NG_HOME_HOST ? e : ng_home_at(w->b->space, r->line,
+						     sm->gpu, sm->now);
 	r->flags = 0;
 	ng_model_access(sm, r);
 	/* a warp waits for what it reads, not for its stores to land */

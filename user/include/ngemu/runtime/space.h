@@ -164,34 +164,49 @@ int ng_space_carve(struct ng_space *s, unsigned int gpu, uint64_t bytes,
 void ng_space_uncarve(struct ng_space *s, void *p, uint64_t bytes);
 
 /*
- * Resolve a first touch of the page at @off by @gpu; returns the home.
+ * Resolve a first touch of the page at @off by @gpu, whose clock is @t;
+ * returns the home.
  *
  * Inside a modeled kernel on the user backend (ng_space_defer_touch()),
  * which GPU touched a page first must not depend on how the host ran the
  * GPUs' threads, so the table does not change during an interval: a GPU
  * that touches an untouched page takes it as its own at once (its claim,
  * seen by its own requests only, as its own calendar bookings are), and
- * ng_space_touch_sync() publishes the claims at the interval's end, the
- * lowest GPU winning a page claimed by several. Outside kernels, and
- * with the kmod backend (whose first fault places the page), the first
- * caller wins at once.
+ * at the interval's end the claim with the earliest clock wins the page,
+ * the lower GPU among equal clocks (ng_space_touch_resolve()). Outside
+ * kernels, and with the kmod backend (whose first fault places the page),
+ * the first caller wins at once.
  */
+unsigned int ng_space_first_touch_at(struct ng_space *s, uint64_t off,
+				     unsigned int gpu, uint64_t t);
+/* The same for a caller without a clock: it comes after any that has one. */
 unsigned int ng_space_first_touch(struct ng_space *s, uint64_t off,
 				  unsigned int gpu);
 
 /*
- * Start (@on) or end deferring first touches; ending publishes and
- * places every claim left. From the launching thread, outside intervals.
+ * Start (@on) or end deferring first touches; ending decides and places
+ * every claim left. From the launching thread, outside intervals.
  */
 void ng_space_defer_touch(struct ng_space *s, bool on);
 
 /*
  * The end of an interval for GPU @gpu (ng_model_sync() phase 0, on the
- * GPU's thread; GPUs may run it at once): its claims join the table
- * (the lowest GPU's claim stays, whatever the order), and the pages it
- * won in the interval before are placed on its node.
+ * GPU's thread; GPUs may run it at once): the pages it won in the
+ * interval before are placed on its node.
  */
 void ng_space_touch_sync(struct ng_space *s, unsigned int gpu);
+/*
+ * Whether any GPU claimed a page this interval (then the interval's end
+ * has a phase 1, where the claims are decided). Stable from the end of
+ * the interval's run to its phase 1.
+ */
+bool ng_space_touch_pending(const struct ng_space *s);
+/*
+ * Phase 1 of the interval's end, for GPU @gpu once every GPU's phase 0
+ * is done (GPUs may run it at once): its claims that are the earliest of
+ * their pages join the location table.
+ */
+void ng_space_touch_resolve(struct ng_space *s, unsigned int gpu);
 
 /*
  * Whether the page of @addr was claimed in this interval but is not
@@ -220,11 +235,12 @@ static inline unsigned int ng_fgp_gpu(uint64_t off, unsigned int fgp_shift,
 }
 
 /*
- * Home of a device address as seen by @gpu (a first access homes a
- * first-touch page there). The hot path: one relaxed byte load.
+ * Home of a device address as seen by @gpu, whose clock is @t (a first
+ * access homes a first-touch page there). The hot path: one relaxed byte
+ * load.
  */
-static inline unsigned int ng_home(struct ng_space *s, uintptr_t addr,
-				   unsigned int gpu)
+static inline unsigned int ng_home_at(struct ng_space *s, uintptr_t addr,
+				      unsigned int gpu, uint64_t t)
 {
 	uint64_t off = addr - (uintptr_t)s->base;
 	unsigned int e = atomic_load_explicit(&s->loc[off >> s->page_shift],
@@ -234,7 +250,14 @@ static inline unsigned int ng_home(struct ng_space *s, uintptr_t addr,
 		return e;
 	if (e == NG_LOC_FGP)
 		return ng_fgp_gpu(off, s->fgp_shift, s->ngpus);
-	return ng_space_first_touch(s, off, gpu);
+	return ng_space_first_touch_at(s, off, gpu, t);
+}
+
+/* The same without a clock (ng_space_first_touch()). */
+static inline unsigned int ng_home(struct ng_space *s, uintptr_t addr,
+				   unsigned int gpu)
+{
+	return ng_home_at(s, addr, gpu, UINT64_MAX);
 }
 
 /* Home without side effects: NG_LOC_NONE for an untouched page. */
