@@ -287,14 +287,12 @@ $(BUILD)/bench-pool: tools/bench-pool.c $(LIB)
 bench-speed: user
 	$(Q)tools/bench-speed.sh $(NGEMU)
 
-# Threaded against deterministic modeled time, every compare workload under
-# every compare system, 5 threaded runs each (a few minutes here).
+# Threaded against deterministic modeled time: every preset's workloads at
+# their default sizes and every system of the preset's compare regime
+# (tools/bench-agreement.sh, ~15 min here; PRESETS="carve" for one).
 .PHONY: bench-agreement
 bench-agreement: user
-	$(Q)rc=0; for w in stream-triad rwshare randaccess hotspot spmv bfs; do \
-		$(NGEMU) bench --compare $$w --agreement 5 $(BENCH_ARGS) || rc=1; \
-		echo; \
-	done; exit $$rc
+	$(Q)tools/bench-agreement.sh $(NGEMU)
 
 check-user: tests user
 	$(Q)NGEMU=$(abspath $(NGEMU)) tools/ksft-run.sh -s user -t 600 $(UTESTS)

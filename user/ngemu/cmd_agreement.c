@@ -18,7 +18,7 @@
 #include "commands.h"
 #include "ngemu/runtime/system.h"
 
-#define AGREE_DIFF	0.02
+#define AGREE_DIFF	0.01
 #define AGREE_SPREAD	0.01
 #define AGREE_MAX_RUNS	100
 

@@ -66,7 +66,7 @@ static void bench_usage(FILE *out)
 		"      --csv           with --compare: comma-separated output\n"
 		"      --agreement N   with --compare: each system once --deterministic and\n"
 		"                      N times threaded, the modeled times side by side (exit 1\n"
-		"                      if a threaded mean is off by more than 2%% or runs\n"
+		"                      if a threaded mean is off by more than 1%% or runs\n"
 		"                      differ by more than 1%%)\n"
 		"  -j, --json          machine-readable output\n"
 		"  -h, --help          show this help and exit\n"
