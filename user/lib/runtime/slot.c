@@ -383,6 +383,16 @@ void ng_slots_arm_gpu(struct ng_system *sys, unsigned int g,
 	struct ng_gpu_run *h = &sys->run[g];
 	const unsigned int spg = sys->cfg.sms;
 
+	const struct ng_sched *q = &sys->sched;
+	uint64_t want = (uint64_t)spg * sys->resident;
+
+	/*
+	 * A slot with no block to take would only start and end: only as
+	 * many as the GPU has blocks are armed, the first in the GPU's order
+	 * (unless blocks may be stolen from other GPUs' queues).
+	 */
+	if (!q->steal && q->q[g].end - q->q[g].begin < want)
+		want = q->q[g].end - q->q[g].begin;
 	h->n = 0;
 	h->cur = NULL;
 	for (unsigned int s = 0; s < spg; s++) {
@@ -398,6 +408,8 @@ void ng_slots_arm_gpu(struct ng_system *sys, unsigned int g,
 
 			x->now = 0;
 			x->done_max = 0;
+			if ((uint64_t)k * spg + s >= want)
+				continue;
 			x->block = 0;
 			x->cu = 0;
 			x->done = false;
@@ -412,8 +424,9 @@ void ng_slots_arm_gpu(struct ng_system *sys, unsigned int g,
 			r->heap[r->n++] = (struct ng_heap_ent){
 				.now = 0, .key = x->key, .x = x };
 		}
-		h->heap[h->n++] = (struct ng_heap_ent){
-			.now = 0, .key = s, .x = r };
+		if (r->n)
+			h->heap[h->n++] = (struct ng_heap_ent){
+				.now = 0, .key = s, .x = r };
 	}
 }
 
