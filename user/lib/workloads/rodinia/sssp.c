@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * sssp: single-source shortest paths, ScaleGPU's Shortest Path ("based on
- * bfs from Rodinia") and CODA's SSSP. The graph is bfs.c's kind: D = 8
- * random edges per vertex in ELL form (column-major), here with integer
+ * bfs from Rodinia") and CODA's SSSP. The graph is bfs.c's kind (D = 8
+ * random edges per vertex), here in ELL form (column-major) with integer
  * weights 1-16 and read as *incoming* edges, so that each thread owns a
  * vertex and only writes its own distance: every kernel relaxes each
  * vertex over its in-edges from the distances of the kernel before
  * (Bellman-Ford, pull; two distance arrays in turn), and the host runs
  * kernels until one changes nothing (it checks outside the model, as
- * bfs.c's host does). Rodinia's push form needs an atomic minimum, which
+ * Rodinia's host reads its flag). Rodinia's push form needs an atomic minimum, which
  * ngemu's kernels do not have; the pull form gives the same distances
  * without races, so a run does not depend on the host's timing.
  *
