@@ -36,10 +36,11 @@
  * Other kernel code may hold a page too (O_DIRECT and vmsplice take plain
  * references through GUP on 6.1, devices pin): its writes can land after
  * any copy. So, as folio_migrate_mapping() does, migration freezes the
- * home's reference count at what the slot and the migrator hold once the
- * page is locked and unmapped (numagpu_home_freeze()), and skips the page
- * if anyone else holds it; replication copies only a page that nobody but
- * the slot, the caller and its PTEs holds (numagpu_home_held_elsewhere()).
+ * home's reference count at what the slot, the migrator and the faults
+ * waiting for its lock (counted on the page) hold once the page is locked
+ * and unmapped (numagpu_home_freeze()), and tries again, then skips the
+ * page, if anyone else holds it; replication copies only a page that
+ * nobody but those and its PTEs holds (numagpu_home_held_elsewhere()).
  *
  * Lock order: home page lock, buf->lock, replica page lock.
  *
@@ -97,7 +98,6 @@ struct numagpu_pstate {
 	u8 pad;
 	u16 accessed_by;	/* GPU mask */
 	u16 events;		/* migrations + collapses in this window */
-	atomic_t lock_waiters;	/* referencing the home, waiting to lock it */
 	unsigned long win_start;
 	unsigned long pin_until;
 };
@@ -177,10 +177,8 @@ void numagpu_zap_view(struct numagpu_buffer *buf, unsigned long idx,
 void numagpu_zap_all(struct numagpu_buffer *buf, unsigned long idx);
 struct page *numagpu_home_get(struct numagpu_buffer *buf, unsigned long idx);
 struct page *numagpu_home_lock(struct numagpu_buffer *buf, unsigned long idx);
-bool numagpu_home_held_elsewhere(struct numagpu_buffer *buf,
-				 unsigned long idx, struct page *home);
-int numagpu_home_freeze(struct numagpu_buffer *buf, unsigned long idx,
-			struct page *home);
+bool numagpu_home_held_elsewhere(struct page *home);
+int numagpu_home_freeze(struct page *home);
 void numagpu_home_unfreeze(struct page *home, int refs);
 void numagpu_page_installed(struct numagpu_buffer *buf, int got, int cpu_nid,
 			    bool fallback);

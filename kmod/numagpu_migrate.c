@@ -117,7 +117,7 @@ static int numagpu_move_page(struct numagpu_buffer *buf, unsigned long idx,
 	/* home is locked: no PTE of it can be installed again */
 	numagpu_zap_all(buf, idx);
 	mutex_lock(&buf->lock);
-	refs = numagpu_home_freeze(buf, idx, home);
+	refs = numagpu_home_freeze(home);
 	if (!refs) {
 		mutex_unlock(&buf->lock);
 		unlock_page(home);
@@ -306,7 +306,7 @@ static unsigned long numagpu_migrate_batch(struct numagpu_buffer *buf,
 
 		if (!b->old[k])
 			continue;
-		refs = numagpu_home_freeze(buf, start + k, b->old[k]);
+		refs = numagpu_home_freeze(b->old[k]);
 		if (!refs) {
 			/* GUP, O_DIRECT, a fault waiting: try it alone */
 			unlock_page(b->old[k]);

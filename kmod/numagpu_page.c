@@ -4,6 +4,8 @@
  * counts of pages held, the home page of a slot taken with a speculative
  * reference and locked, and unmapping a page from the views.
  */
+#include <linux/atomic.h>
+#include <linux/build_bug.h>
 #include <linux/gfp.h>
 #include <linux/jiffies.h>
 #include <linux/mm.h>
@@ -129,6 +131,23 @@ struct page *numagpu_home_get(struct numagpu_buffer *buf,
 	}
 }
 
+/*
+ * Faults that hold a reference on a home page while they wait for its
+ * lock, counted on that page: the lock holder can tell their references
+ * from other holders'. The count belongs to the page, not to its slot: a
+ * fault waiting on a page that migration then replaces still holds the old
+ * page, and a count per slot made the next freeze of the new page expect
+ * its reference too (a lost write). The module's pages are its own, not in
+ * any page cache, so page->private is the module's to use; it is zero
+ * again whenever no fault waits, as the page allocator expects of a page
+ * it gets back.
+ */
+static atomic_long_t *numagpu_page_waiters(struct page *page)
+{
+	BUILD_BUG_ON(sizeof(atomic_long_t) != sizeof(page->private));
+	return (atomic_long_t *)&page->private;
+}
+
 /* The home page of @idx, referenced and locked, still in its slot. */
 struct page *numagpu_home_lock(struct numagpu_buffer *buf,
 			       unsigned long idx)
@@ -139,10 +158,9 @@ struct page *numagpu_home_lock(struct numagpu_buffer *buf,
 		page = numagpu_home_get(buf, idx);
 		if (!page)
 			return NULL;
-		/* a reference the lock holder can tell from other holders' */
-		atomic_inc(&buf->ps[idx].lock_waiters);
+		atomic_long_inc(numagpu_page_waiters(page));
 		lock_page(page);
-		atomic_dec(&buf->ps[idx].lock_waiters);
+		atomic_long_dec(numagpu_page_waiters(page));
 		if (READ_ONCE(buf->pages[idx]) == page)
 			return page;
 		unlock_page(page);
@@ -154,34 +172,41 @@ struct page *numagpu_home_lock(struct numagpu_buffer *buf,
 #define NUMAGPU_HOME_REFS	2
 
 /*
- * Locked home page @home of slot @idx: does anyone but the slot, the
- * caller, its PTEs and faults waiting for its lock hold it (GUP for
- * O_DIRECT or vmsplice, a device)? Such a holder may write at any time.
- * A fault between taking its reference and counting itself a waiter
- * looks like one too: callers try again before they give up.
+ * The references a locked home page may have without anyone else holding
+ * it: its slot's, the caller's and those of faults waiting for its lock.
+ * A waiter counts itself only after it has taken its reference, so one in
+ * between looks like another holder: callers try again before they give
+ * up.
  */
-bool numagpu_home_held_elsewhere(struct numagpu_buffer *buf,
-				 unsigned long idx, struct page *home)
+static int numagpu_home_refs(struct page *home)
 {
-	return page_count(home) > NUMAGPU_HOME_REFS +
-	       numagpu_page_mapcount(home) +
-	       atomic_read(&buf->ps[idx].lock_waiters);
+	return NUMAGPU_HOME_REFS +
+	       (int)atomic_long_read(numagpu_page_waiters(home));
 }
 
 /*
- * Locked home page @home of slot @idx, unmapped from every view: freeze its
- * references if only the slot, the caller and faults waiting for its lock
- * hold it, so that nobody can take one until numagpu_home_unfreeze().
- * The waiters' references stay theirs: they find the slot changed and put
- * them. Returns the references frozen, or 0 if another holder exists (a
- * copy could miss its writes) or a fault is between its reference and
- * counting itself a waiter.
+ * Locked home page @home: does anyone but its slot, the caller, its PTEs
+ * and faults waiting for its lock hold it (GUP for O_DIRECT or vmsplice,
+ * a device)? Such a holder may write at any time.
  */
-int numagpu_home_freeze(struct numagpu_buffer *buf, unsigned long idx,
-			struct page *home)
+bool numagpu_home_held_elsewhere(struct page *home)
 {
-	int refs = NUMAGPU_HOME_REFS +
-		   atomic_read(&buf->ps[idx].lock_waiters);
+	return page_count(home) > numagpu_home_refs(home) +
+	       numagpu_page_mapcount(home);
+}
+
+/*
+ * Locked home page @home, unmapped from every view: freeze its references
+ * if only its slot, the caller and faults waiting for its lock hold it, so
+ * that nobody can take one until numagpu_home_unfreeze(). The waiters'
+ * references stay theirs: they find the slot changed and put them. A
+ * waiter cannot leave meanwhile (the caller holds the lock). Returns the
+ * references frozen, or 0 if another holder exists (a copy could miss its
+ * writes) or a fault is between its reference and counting itself.
+ */
+int numagpu_home_freeze(struct page *home)
+{
+	int refs = numagpu_home_refs(home);
 
 	return page_ref_freeze(home, refs) ? refs : 0;
 }

@@ -209,7 +209,7 @@ again:
 	 */
 	if (zapped)
 		numagpu_zap_all(buf, idx);
-	if (numagpu_home_held_elsewhere(buf, idx, home)) {
+	if (numagpu_home_held_elsewhere(home)) {
 		/* its holder may write (O_DIRECT, a device): no copy */
 		unlock_page(home);
 		put_page(home);

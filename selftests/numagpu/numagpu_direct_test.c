@@ -9,6 +9,10 @@
  * at all: after every read, every byte is checked through every view.
  */
 #include <pthread.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/uio.h>
+#include <unistd.h>
 #include <stdint.h>
 #include <sys/mman.h>
 
@@ -88,6 +92,7 @@ struct racer {
 	unsigned long n;	/* pages moved, or pages read */
 	unsigned long calls, skipped;
 	int err;
+	unsigned int role;	/* mix(): what it does */
 };
 
 /* Move the whole buffer from GPU to GPU until told to stop. */
@@ -124,6 +129,60 @@ static void *reader(void *arg)
 		for (size_t p = 0; p < NP; p++, rc->n++)
 			sum += v[p * rc->self->page];
 	return (void *)sum;
+}
+
+/*
+ * Hold a page for a moment through a pipe, as vmsplice does (a plain GUP
+ * reference), page after page: a migration batch that meets it retries
+ * it alone while the pages it has published stay locked.
+ */
+static void *splicer(void *arg)
+{
+	struct racer *rc = arg;
+	long page = rc->self->page;
+	char *sink = malloc(page);
+	int pfd[2];
+
+	if (!sink || pipe(pfd)) {
+		rc->err = ENOMEM;
+		free(sink);
+		return NULL;
+	}
+	for (size_t p = 0; !rc->stop; p = (p + 7) % NP, rc->n++) {
+		struct iovec iov = {
+			.iov_base = rc->self->v[1] + p * page, .iov_len = page,
+		};
+
+		if (vmsplice(pfd[1], &iov, 1, 0) != page) {
+			rc->err = errno;
+			break;
+		}
+		usleep(200);
+		if (read(pfd[0], sink, page) != page) {
+			rc->err = EIO;
+			break;
+		}
+	}
+	close(pfd[0]);
+	close(pfd[1]);
+	free(sink);
+	return NULL;
+}
+
+/* Two migrators, a reader and a splicer at once, by role. */
+static void *mix(void *arg)
+{
+	struct racer *rc = arg;
+
+	switch (rc->role) {
+	case 0:
+	case 1:
+		return migrator(arg);
+	case 2:
+		return reader(arg);
+	default:
+		return splicer(arg);
+	}
 }
 
 /* One O_DIRECT read of region @r into view @g; 0 or -errno. */
@@ -264,6 +323,31 @@ TEST_F(rep, odirect_read_racing_replication)
 	       (unsigned long long)st.collapses);
 	EXPECT_LT(0, st.replicas_created);
 	EXPECT_LT(0, st.collapses);
+}
+
+/*
+ * Everything at once: O_DIRECT reads land in a view while two migrations
+ * move the buffer (batches that meet a page a pipe holds retry it with
+ * their published pages still locked), a reader faults through another
+ * view (waiting for old pages' locks) and a pipe holds page after page.
+ * Every byte is checked after every read.
+ */
+TEST_F(rep, odirect_read_racing_the_mix)
+{
+	struct racer rc[4];
+
+	if (self->ngpus < 2)
+		SKIP(return, "one GPU");
+	ASSERT_EQ(0, setup_buf(self, NP, 0));
+	for (unsigned int k = 0; k < 4; k++)
+		rc[k] = (struct racer){ .self = self, .role = k,
+					.g = self->ngpus - 1 };
+	race(_metadata, self, DIRECT, mix, rc, 4);
+	TH_LOG("%lu pages moved, %lu skipped; %lu pages read; %lu pages spliced",
+	       rc[0].n + rc[1].n, rc[0].skipped + rc[1].skipped, rc[2].n,
+	       rc[3].n);
+	EXPECT_LT(0, rc[0].n + rc[1].n);
+	EXPECT_LT(0, rc[3].n);
 }
 
 TEST_HARNESS_MAIN

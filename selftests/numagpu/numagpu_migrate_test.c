@@ -7,10 +7,12 @@
  * a replica shows its own node), and the module holds no page afterwards.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -216,6 +218,81 @@ TEST_F(rep, tracepoints)
 			found++;
 	fclose(f);
 	EXPECT_LE(2, found);
+}
+
+/* Migration trace events of page @idx since the trace was cleared. */
+static int migrate_events(const char *dir, unsigned long idx)
+{
+	char path[256], line[512], want[32];
+	int n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/trace", dir);
+	snprintf(want, sizeof(want), " idx=%lu ", idx);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		n += strstr(line, "numagpu_migrate:") && strstr(line, want);
+	fclose(f);
+	return n;
+}
+
+/*
+ * While a pipe holds a vmsplice reference on a page (a plain GUP reference
+ * on 6.1 and 6.12), the page may be written through it at any time: a
+ * migration, alone or in a batch, skips it (no copy, no migrate event);
+ * once the pipe lets go, it moves.
+ */
+TEST_F(rep, a_page_a_pipe_holds_stays)
+{
+	char dir[128], path[256], sink[1 << 16];
+	struct iovec iov;
+	uint64_t moved = 0;
+	int pfd[2];
+
+	if (self->ngpus < 2)
+		SKIP(return, "one GPU");
+	if (tracefs(dir, sizeof(dir)))
+		SKIP(return, "no tracefs");
+	ASSERT_LE(self->page, (long)sizeof(sink));
+	ASSERT_EQ(0, setup_buf(self, 8, 0));
+	for (unsigned int p = 0; p < 8; p++)
+		self->v[0][p * self->page] = (char)p;
+	ASSERT_EQ(self->topo.gpu[0].node, loc_of(self, 5).node);
+	ASSERT_EQ(0, pipe(pfd));
+	iov.iov_base = self->v[0] + 5 * self->page;
+	iov.iov_len = self->page;
+	ASSERT_EQ(self->page, vmsplice(pfd[1], &iov, 1, 0));
+	snprintf(path, sizeof(path), "%s/trace", dir);
+	ASSERT_EQ(0, write_file(path, ""));
+	snprintf(path, sizeof(path), "%s/events/numagpu/numagpu_migrate/enable",
+		 dir);
+	ASSERT_EQ(0, write_file(path, "1"));
+	/* alone, then in a batch with pages that do move */
+	ASSERT_EQ(0, ng_kbuf_migrate(&self->b, 5, 1, 1, NUMAGPU_MIGRATE_GPU,
+				     &moved));
+	EXPECT_EQ(0, moved);
+	EXPECT_EQ(self->topo.gpu[0].node, loc_of(self, 5).node);
+	ASSERT_EQ(0, ng_kbuf_migrate(&self->b, 0, 8, 1, NUMAGPU_MIGRATE_GPU,
+				     &moved));
+	EXPECT_EQ(7, moved);
+	EXPECT_EQ(self->topo.gpu[0].node, loc_of(self, 5).node);
+	EXPECT_EQ(self->topo.gpu[1].node, loc_of(self, 4).node);
+	EXPECT_EQ(0, migrate_events(dir, 5));
+	EXPECT_EQ(1, migrate_events(dir, 4));
+	/* the pipe's copy is the page's, and the page moves once it is read */
+	ASSERT_EQ(self->page, read(pfd[0], sink, self->page));
+	EXPECT_EQ(5, sink[0]);
+	ASSERT_EQ(0, ng_kbuf_migrate(&self->b, 5, 1, 1, NUMAGPU_MIGRATE_GPU,
+				     &moved));
+	EXPECT_EQ(1, moved);
+	EXPECT_EQ(self->topo.gpu[1].node, loc_of(self, 5).node);
+	EXPECT_EQ(1, migrate_events(dir, 5));
+	EXPECT_EQ(5, self->v[1][5 * self->page]);
+	ASSERT_EQ(0, write_file(path, "0"));
+	close(pfd[0]);
+	close(pfd[1]);
 }
 
 /*
