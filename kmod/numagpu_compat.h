@@ -42,6 +42,21 @@ static inline const void *numagpu_uring_cmd_payload(struct io_uring_cmd *c)
 #endif
 }
 
+/*
+ * Complete a uring command with result @res >= 0 and tell io_uring so.
+ * 6.1 takes a positive value returned by ->uring_cmd() for an error: issued
+ * inline, io_queue_async() completes the request as failed (its CQE holds
+ * the value, but the SQEs linked after it get -ECANCELED); in an io-wq
+ * worker the value is dropped and the command never completes. Completing
+ * it here and returning -EIOCBQUEUED is right on every kernel.
+ */
+static inline int numagpu_uring_cmd_complete(struct io_uring_cmd *c, int res,
+					     unsigned int issue_flags)
+{
+	io_uring_cmd_done(c, res, 0, issue_flags);
+	return -EIOCBQUEUED;
+}
+
 /* 6.12 counts a small page's mappings through its folio only */
 static inline int numagpu_page_mapcount(struct page *page)
 {

@@ -73,15 +73,7 @@ int numagpu_buf_uring_cmd(struct io_uring_cmd *ioucmd,
 	if (ret == -EAGAIN)
 		return ret;
 	numagpu_buf_count_uring(buf);
-	/*
-	 * In an io-wq worker, 6.1 drops a positive result returned from here
-	 * (io_issue_sqe() takes it for an error and io_wq_submit_work() posts
-	 * only negative ones): the command would never complete. Completing
-	 * it ourselves works on every kernel.
-	 */
-	if (issue_flags & IO_URING_F_UNLOCKED) {
-		io_uring_cmd_done(ioucmd, ret, 0, issue_flags);
-		return -EIOCBQUEUED;
-	}
-	return ret;
+	if (ret < 0)
+		return ret;
+	return numagpu_uring_cmd_complete(ioucmd, ret, issue_flags);
 }

@@ -114,4 +114,53 @@ TEST_F(rep, uring_batch_async)
 	batch(_metadata, self, 0, IOSQE_ASYNC);
 }
 
+/*
+ * A command with a positive result (QUERY) linked to a NOP, issued inline
+ * and from a worker: both complete, the NOP with 0. 6.1 failed the QUERY
+ * (its CQE right, but the link broken) and cancelled the NOP.
+ */
+static void uring_link(struct __test_metadata *_metadata,
+		       FIXTURE_DATA(rep) *self, unsigned int sqe_flags)
+{
+	int want = (NUMAGPU_MODE_CGP << NUMAGPU_LOC_MODE_SHIFT) << 16 |
+		   NUMAGPU_LOC_NO_NODE;
+	struct io_uring_sqe *sqe;
+	struct io_uring ring;
+	int res[2] = { 1, 1 };
+
+	ASSERT_EQ(0, setup_buf(self, 4, 0));
+	ASSERT_EQ(0, io_uring_queue_init(4, &ring, 0));
+	sqe = io_uring_get_sqe(&ring);
+	ASSERT_NE(NULL, sqe);
+	ng_kbuf_uring_prep(sqe, &self->b, NUMAGPU_URING_QUERY, 1, 1, 0, 0);
+	sqe->user_data = 0;
+	sqe->flags |= IOSQE_IO_LINK | sqe_flags;
+	sqe = io_uring_get_sqe(&ring);
+	ASSERT_NE(NULL, sqe);
+	io_uring_prep_nop(sqe);
+	sqe->user_data = 1;
+	ASSERT_EQ(2, io_uring_submit(&ring));
+	for (unsigned int i = 0; i < 2; i++) {
+		struct io_uring_cqe *cqe;
+
+		ASSERT_EQ(0, io_uring_wait_cqe(&ring, &cqe));
+		ASSERT_GT(2, cqe->user_data);
+		res[cqe->user_data] = cqe->res;
+		io_uring_cqe_seen(&ring, cqe);
+	}
+	EXPECT_EQ(want, res[0]);
+	EXPECT_EQ(0, res[1]) TH_LOG("the NOP linked after a QUERY: %d", res[1]);
+	io_uring_queue_exit(&ring);
+}
+
+TEST_F(rep, uring_link_after_positive_result)
+{
+	uring_link(_metadata, self, 0);
+}
+
+TEST_F(rep, uring_link_after_positive_result_async)
+{
+	uring_link(_metadata, self, IOSQE_ASYNC);
+}
+
 TEST_HARNESS_MAIN
