@@ -41,10 +41,13 @@ retry:
 	page = NULL;
 	/* locked memory of the buffer's creator: past its limit, SIGBUS */
 	if (!numagpu_charge(buf, 1)) {
-		page = numagpu_alloc_full_recently(buf, want) ? NULL :
-		       numagpu_alloc_on(want);
-		if (!page && (buf->flags & NUMAGPU_BUF_FALLBACK)) {
+		bool skip = numagpu_alloc_full_recently(buf, want);
+
+		page = skip ? NULL : numagpu_alloc_on(want);
+		/* only a real failure re-arms the back-off: it must expire */
+		if (!page && !skip)
 			numagpu_alloc_failed(buf, want);
+		if (!page && (buf->flags & NUMAGPU_BUF_FALLBACK)) {
 			page = numagpu_alloc_fallback(want, &got);
 			fallback = !!page;
 		}

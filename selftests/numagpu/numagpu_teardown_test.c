@@ -475,6 +475,75 @@ TEST_F_TIMEOUT(full, node_full, 240)
 	}
 }
 
+static void *destroy_later(void *arg)
+{
+	usleep(100000);
+	ng_kbuf_destroy(arg);
+	return NULL;
+}
+
+/*
+ * A node that ran full and then has room again is used again: a buffer
+ * with FALLBACK fills the node (its faults skip the node for 10 ms after a
+ * failed allocation) and goes on faulting at about 1 kHz, while another
+ * buffer on the node goes. The faults of the last second land on the node;
+ * a back-off that each skipped fault re-armed sent all of them elsewhere.
+ */
+TEST_F_TIMEOUT(full, node_with_room_again_is_used, 300)
+{
+	unsigned int gpu = self->topo.ngpus > 1 ? 1 : 0;
+	int node = self->topo.gpu[gpu].node;
+	size_t group = self->topo.ngpus * self->page;
+	size_t room = (64 << 20) / group * group, late = 2000, last = 1000;
+	size_t size = (self->topo.gpu[gpu].mem_free + room + 2 * late *
+		       self->page) / group * group;
+	size_t npages = size / self->page, p, fb = 0, back = 0;
+	struct numagpu_buf_create c = {
+		.size = room, .mode = NUMAGPU_MODE_CGP, .target = gpu,
+	};
+	struct numagpu_loc *loc = calloc(npages, sizeof(*loc));
+	struct ng_kbuf hog, b;
+	volatile char *v, *h;
+	pthread_t t;
+
+	if (variant->flags != NUMAGPU_BUF_FALLBACK)
+		SKIP(return, "the back-off is FALLBACK's");
+	ASSERT_NE(NULL, loc);
+	ASSERT_EQ(0, numagpu_pin_gpu(&self->topo, gpu));
+	/* 64 MiB of the node held by another buffer, to be freed later */
+	ASSERT_EQ(0, ng_kbuf_create(&hog, self->dev, &c));
+	ASSERT_EQ(0, ng_kbuf_map_view(&hog, gpu, (void **)&h));
+	for (p = 0; p < room / self->page; p++)
+		h[p * self->page] = 1;
+	c.size = size;
+	c.flags = NUMAGPU_BUF_FALLBACK;
+	ASSERT_EQ(0, ng_kbuf_create(&b, self->dev, &c));
+	ASSERT_EQ(0, ng_kbuf_map_view(&b, gpu, (void **)&v));
+	/* fill the node: touch until 16 pages have fallen back */
+	for (p = 0; p < npages - late && fb < 16; p++) {
+		v[p * self->page] = 1;
+		ASSERT_EQ(0, ng_kbuf_loctab_read(&b, p, 1, loc + p));
+		fb += !!(loc[p].flags & NUMAGPU_LOC_FALLBACK);
+	}
+	ASSERT_EQ(16, fb) TH_LOG("the node did not fill in %zu pages", p);
+	/* no pause: the faults go on while the other buffer goes */
+	ASSERT_EQ(0, pthread_create(&t, NULL, destroy_later, &hog));
+	for (size_t k = 0; k < late; k++, p++) {
+		v[p * self->page] = 1;
+		usleep(1000);
+	}
+	pthread_join(t, NULL);
+	ASSERT_EQ(0, ng_kbuf_loctab_read(&b, p - last, last, loc));
+	for (size_t k = 0; k < last; k++)
+		back += loc[k].node == node &&
+			!(loc[k].flags & NUMAGPU_LOC_FALLBACK);
+	TH_LOG("node %d: %zu of the last %zu pages on it", node, back, last);
+	EXPECT_LT(last * 9 / 10, back);
+	ng_kbuf_destroy(&b);
+	free(loc);
+	EXPECT_EQ(0, numagpu_wait_pages_zero(2000));
+}
+
 static long long pages_before;
 static pid_t main_pid;
 
