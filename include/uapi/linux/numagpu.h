@@ -16,7 +16,7 @@
 #include <linux/types.h>
 
 #define NUMAGPU_VERSION_MAJOR	0
-#define NUMAGPU_VERSION_MINOR	4
+#define NUMAGPU_VERSION_MINOR	5
 #define NUMAGPU_VERSION_PATCH	0
 
 #define NUMAGPU_STR_(x)		#x
@@ -28,8 +28,14 @@
 	NUMAGPU_STR(NUMAGPU_VERSION_PATCH)
 
 /*
- * Version of the ioctl interface as one number: (major << 16) | minor.
- * A change of major breaks compatibility; minor only adds.
+ * Version of the interface (ioctls, structures, mmap offsets, uring
+ * commands) as one number: (major << 16) | minor. From major 1 on, a new
+ * minor only adds, and a program runs on a module of its major with its
+ * minor or a later one; a new major breaks compatibility. While the major
+ * is 0 any minor may change the interface (0.4 moved every view's mmap
+ * offset), so a program needs a module of its exact minor
+ * (ng_uapi_compatible() in libngemu). user/tests/abi_test.c holds every
+ * minor's interface to its snapshot.
  */
 #define NUMAGPU_UAPI_VERSION						\
 	((NUMAGPU_VERSION_MAJOR << 16) | NUMAGPU_VERSION_MINOR)

@@ -54,13 +54,16 @@ int ng_topology_from_kmod(struct ng_topology *topo, const char *device,
 		ret = -errno;
 		ng_seterr(err, errlen, "%s: topology query: %s", device,
 			  strerror(errno));
-	} else if (topo->hw.uapi_version >> 16 != NUMAGPU_VERSION_MAJOR) {
+	} else if (!ng_uapi_compatible(topo->hw.uapi_version)) {
 		ret = -EPROTO;
 		ng_seterr(err, errlen,
-			  "%s: module speaks uapi %u.%u, this program %u.%u",
+			  "%s: module speaks uapi %u.%u, this program %u.%u (%s)",
 			  device, topo->hw.uapi_version >> 16,
 			  topo->hw.uapi_version & 0xffff,
-			  NUMAGPU_VERSION_MAJOR, NUMAGPU_VERSION_MINOR);
+			  NUMAGPU_VERSION_MAJOR, NUMAGPU_VERSION_MINOR,
+			  NUMAGPU_VERSION_MAJOR ?
+			  "it needs this major, this minor or a later one" :
+			  "before 1.0 it needs this exact minor");
 	} else if (topo->hw.ngpus > NUMAGPU_MAX_GPUS) {
 		ret = -EPROTO;
 		ng_seterr(err, errlen, "%s: module reports %u GPUs", device,

@@ -55,6 +55,21 @@ int ng_topology_from_kmod(struct ng_topology *topo, const char *device,
 int ng_topology_from_sysfs(struct ng_topology *topo, const char *root,
 			   char *err, size_t errlen);
 
+/*
+ * Whether a program built against this header (NUMAGPU_UAPI_VERSION) may
+ * use a module that reports @module_version: the same major, and the same
+ * minor while the major is 0, a later or the same one after.
+ */
+static inline int ng_uapi_compatible(unsigned int module_version)
+{
+	unsigned int mmaj = module_version >> 16, mmin = module_version & 0xffff;
+
+	if (mmaj != NUMAGPU_VERSION_MAJOR)
+		return 0;
+	return NUMAGPU_VERSION_MAJOR ? mmin >= NUMAGPU_VERSION_MINOR
+				     : mmin == NUMAGPU_VERSION_MINOR;
+}
+
 /* "auto", "kmod" or "user"; NULL for an unknown value. */
 const char *ng_backend_name(enum ng_backend b);
 /* Parse a backend name; returns -1 when @name is none of them. */
