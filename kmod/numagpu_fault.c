@@ -130,6 +130,19 @@ static vm_fault_t numagpu_buf_fault(struct vm_fault *vmf)
 	page = numagpu_home_lock(buf, idx);
 	if (!page)	/* cannot happen: pages leave their slot replaced */
 		return VM_FAULT_SIGBUS;
+	if (unlikely(PageHWPoison(page))) {
+		/*
+		 * Returned locked, the core would unmap it from the other
+		 * views through page->mapping, which the module's pages do
+		 * not have: the views are unmapped here, and every access
+		 * gets SIGBUS (BUS_MCEERR_AR).
+		 */
+		numagpu_zap_all(buf, idx);
+		unlock_page(page);
+		put_page(page);
+		numagpu_count(buf, sigbus);
+		return VM_FAULT_HWPOISON;
+	}
 	trace_numagpu_fault(buf->id, idx, view, write, page_to_nid(page),
 			    false);
 	/* the PTE's reference; the buffer keeps its own until release */

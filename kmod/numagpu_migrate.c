@@ -88,8 +88,9 @@ static int numagpu_migrate_populate(struct numagpu_buffer *buf,
 
 /*
  * Copy the home page of @idx into @newp and publish it: 1 moved, 0 nothing
- * to do, -EBUSY pinned by a hint, -EAGAIN held by someone else (its
- * writes could land in the old page after the copy: a lost write).
+ * to do, -EBUSY pinned by a hint or hardware-poisoned, -EAGAIN held by
+ * someone else (its writes could land in the old page after the copy: a
+ * lost write).
  * @newp is consumed only on 1.
  */
 static int numagpu_move_page(struct numagpu_buffer *buf, unsigned long idx,
@@ -101,7 +102,9 @@ static int numagpu_move_page(struct numagpu_buffer *buf, unsigned long idx,
 
 	home = numagpu_home_lock(buf, idx);
 	mutex_lock(&buf->lock);
-	if (!home || page_to_nid(home) == nid || numagpu_pinned(buf, idx)) {
+	/* a poisoned page is never copied: it stays, skipped */
+	if (!home || page_to_nid(home) == nid || numagpu_pinned(buf, idx) ||
+	    PageHWPoison(home)) {
 		int ret = home && page_to_nid(home) != nid ? -EBUSY : 0;
 
 		mutex_unlock(&buf->lock);
@@ -278,7 +281,7 @@ static unsigned long numagpu_migrate_batch(struct numagpu_buffer *buf,
 		}
 		numagpu_dev_inc(pages_allocated);
 		mutex_lock(&buf->lock);
-		if (numagpu_pinned(buf, i)) {
+		if (numagpu_pinned(buf, i) || PageHWPoison(home)) {
 			mutex_unlock(&buf->lock);
 			unlock_page(home);
 			put_page(home);

@@ -154,6 +154,12 @@ again:
 			numagpu_uncharge(buf, 1);
 			numagpu_dev_inc(pages_freed);
 		}
+		if (unlikely(PageHWPoison(rep))) {
+			/* a copy: the view maps the home page instead */
+			unlock_page(rep);
+			put_page(rep);
+			return 0;
+		}
 		vmf->page = rep;
 		return VM_FAULT_LOCKED;
 	}
@@ -173,8 +179,9 @@ again:
 	if (!home)
 		goto give_up;
 	mutex_lock(&buf->lock);
+	/* a poisoned page is never copied: its fault says so instead */
 	if (!numagpu_replica_wanted(buf, idx, view) ||
-	    page_to_nid(home) == nid) {
+	    page_to_nid(home) == nid || PageHWPoison(home)) {
 		mutex_unlock(&buf->lock);
 		unlock_page(home);
 		put_page(home);

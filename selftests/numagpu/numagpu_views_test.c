@@ -8,9 +8,13 @@
  * migration. Each checks the data and the counters; the fixture checks
  * that no page stays held.
  */
+#include <errno.h>
 #include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -39,6 +43,65 @@ static size_t wrong(FIXTURE_DATA(rep) *self, const char *v, unsigned int r)
 	for (size_t p = 0; p < NP; p++)
 		bad += *(const volatile uint64_t *)(v + p * self->page) != val(p, r);
 	return bad;
+}
+
+static sigjmp_buf mce_jmp;
+static volatile int mce_code;
+
+static void on_mce(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)uc;
+	mce_code = si->si_code;
+	siglongjmp(mce_jmp, 1);
+}
+
+/* Read @p's first byte: the SIGBUS code it raised, or 0. */
+static __attribute__((noinline)) int read_code(const volatile char *p)
+{
+	struct sigaction sa = { .sa_sigaction = on_mce, .sa_flags = SA_SIGINFO };
+
+	sigemptyset(&sa.sa_mask);
+	mce_code = 0;
+	if (sigaction(SIGBUS, &sa, NULL))
+		return -1;
+	if (!sigsetjmp(mce_jmp, 1))
+		(void)*p;
+	signal(SIGBUS, SIG_DFL);
+	return mce_code;
+}
+
+/*
+ * A page that memory failure poisons while two views map it: the view
+ * that faults it again gets SIGBUS with BUS_MCEERR_AR, and so does the
+ * other (its PTE is gone too), never an oops (the core would unmap the
+ * page through a mapping the module's pages do not have); a migration
+ * skips it rather than copying it.
+ */
+TEST_F(rep, hwpoisoned_page_gives_sigbus)
+{
+	uint64_t moved = 1;
+	char *p0, *p1;
+
+	if (self->ngpus < 2)
+		SKIP(return, "one GPU");
+	ASSERT_EQ(0, setup_buf(self, NP, 0));
+	p0 = self->v[0] + 3 * self->page;
+	p1 = self->v[1] + 3 * self->page;
+	*(volatile char *)p0 = 7;
+	ASSERT_EQ(7, *(volatile char *)p1);
+	/* EBUSY: memory failure poisons the page but cannot recover it */
+	if (madvise(p0, self->page, MADV_HWPOISON) && errno != EBUSY)
+		SKIP(return, "MADV_HWPOISON: %s (CONFIG_MEMORY_FAILURE)",
+		     strerror(errno));
+	ASSERT_EQ(0, madvise(p1, self->page, MADV_DONTNEED));
+	EXPECT_EQ(BUS_MCEERR_AR, read_code(p1));
+	EXPECT_EQ(BUS_MCEERR_AR, read_code(p0));
+	/* the others are fine */
+	EXPECT_EQ(0, read_code(self->v[1] + 2 * self->page));
+	ASSERT_EQ(0, ng_kbuf_migrate(&self->b, 3, 1, 1, NUMAGPU_MIGRATE_GPU,
+				     &moved));
+	EXPECT_EQ(0, moved);
 }
 
 TEST_F(rep, mremap_moves_a_view)
