@@ -8,6 +8,7 @@
  * on page locks would have to).
  */
 #include <linux/build_bug.h>
+#include <linux/cpuset.h>
 #include <linux/jiffies.h>
 #include <linux/kfifo.h>
 #include <linux/mm.h>
@@ -43,7 +44,12 @@ static void numagpu_auto_touch(struct numagpu_buffer *buf, unsigned long idx,
 	int nid = buf->sys->node[view];
 	u8 hints = READ_ONCE(ps->hints);
 
+	/*
+	 * Decided here, in the faulting task: the work item that moves the
+	 * page runs in a kworker, whose cpuset is not the task's.
+	 */
 	if (!home || page_to_nid(home) == nid || READ_ONCE(ps->pinned) ||
+	    !node_isset(nid, cpuset_current_mems_allowed) ||
 	    (READ_ONCE(ps->accessed_by) & BIT(view)) ||
 	    (hints & PS_READ_MOSTLY) ||
 	    ((hints & PS_PREFERRED) &&

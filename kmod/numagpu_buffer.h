@@ -167,6 +167,7 @@ void numagpu_thrash_event(struct numagpu_buffer *buf, unsigned long idx);
 
 /* numagpu_page.c */
 struct page *numagpu_alloc_on(int nid);
+struct page *numagpu_alloc_copy(int nid, struct page *old);
 struct page *numagpu_alloc_fallback(int nid, int *got);
 bool numagpu_alloc_full_recently(struct numagpu_buffer *buf, int nid);
 void numagpu_alloc_failed(struct numagpu_buffer *buf, int nid);

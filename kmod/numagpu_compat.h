@@ -11,6 +11,7 @@
 #include <linux/anon_inodes.h>
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/memcontrol.h>
 #include <linux/mm.h>
 #include <linux/version.h>
 
@@ -55,6 +56,16 @@ static inline int numagpu_uring_cmd_complete(struct io_uring_cmd *c, int res,
 {
 	io_uring_cmd_done(c, res, 0, issue_flags);
 	return -EIOCBQUEUED;
+}
+
+/* The memory cgroup a page is charged to (under rcu_read_lock()). */
+static inline struct mem_cgroup *numagpu_page_memcg(struct page *page)
+{
+#ifdef CONFIG_MEMCG
+	return folio_memcg(page_folio(page));
+#else
+	return NULL;
+#endif
 }
 
 /* 6.12 counts a small page's mappings through its folio only */

@@ -4,6 +4,7 @@
  * one page at a time or in batches that unmap a range once per view.
  */
 #include <linux/bitmap.h>
+#include <linux/cpuset.h>
 #include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
@@ -157,7 +158,7 @@ int numagpu_migrate_one(struct numagpu_buffer *buf, unsigned long idx,
 	/* a new page is locked memory; a moved one replaces its charge */
 	if (!home && numagpu_charge(buf, 1))
 		return -ENOMEM;
-	newp = alloc_pages_node(nid, home ? NUMAGPU_GFP_COPY : NUMAGPU_GFP, 0);
+	newp = home ? numagpu_alloc_copy(nid, home) : numagpu_alloc_on(nid);
 	if (!newp) {
 		if (home)
 			put_page(home);
@@ -272,7 +273,7 @@ static unsigned long numagpu_migrate_batch(struct numagpu_buffer *buf,
 			put_page(home);
 			break;
 		}
-		np = alloc_pages_node(nid, NUMAGPU_GFP_COPY, 0);
+		np = numagpu_alloc_copy(nid, home);
 		if (!np) {
 			unlock_page(home);
 			put_page(home);
@@ -393,6 +394,9 @@ int numagpu_buf_migrate(struct numagpu_buffer *buf, u64 first, u64 n,
 			return -EINVAL;
 		nid = target;
 	}
+	/* as move_pages(2): no node outside the caller's cpuset */
+	if (!node_isset(nid, cpuset_current_mems_allowed))
+		return -EACCES;
 	if (nowait)
 		return numagpu_resident(buf, first, n, nid) ? 0 : -EAGAIN;
 	b = kmalloc(sizeof(*b), GFP_KERNEL);

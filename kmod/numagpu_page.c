@@ -8,10 +8,13 @@
 #include <linux/build_bug.h>
 #include <linux/gfp.h>
 #include <linux/jiffies.h>
+#include <linux/memcontrol.h>
 #include <linux/mm.h>
 #include <linux/nodemask.h>
 #include <linux/page_ref.h>
 #include <linux/pagemap.h>
+#include <linux/rcupdate.h>
+#include <linux/sched/mm.h>
 #include <linux/topology.h>
 
 #include "numagpu.h"
@@ -21,6 +24,31 @@
 struct page *numagpu_alloc_on(int nid)
 {
 	return alloc_pages_node(nid, NUMAGPU_GFP, 0);
+}
+
+/*
+ * A page on @nid to take @old's data, charged where @old is, as mm's own
+ * migration keeps a page's charge with its data: from an automatic
+ * migration's work item the charge would otherwise go nowhere (a kworker
+ * has no memcg) while @old's is dropped, and from a MIGRATE it would move
+ * to the caller's.
+ */
+struct page *numagpu_alloc_copy(int nid, struct page *old)
+{
+	struct mem_cgroup *memcg, *prev;
+	struct page *page;
+
+	rcu_read_lock();
+	memcg = numagpu_page_memcg(old);
+	if (memcg && !css_tryget(&memcg->css))
+		memcg = NULL;
+	rcu_read_unlock();
+	prev = set_active_memcg(memcg);
+	page = alloc_pages_node(nid, NUMAGPU_GFP_COPY, 0);
+	set_active_memcg(prev);
+	if (memcg)
+		css_put(&memcg->css);
+	return page;
 }
 
 /*

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #include "kselftest_harness.h"
 #include "ngemu/backend/kbuf.h"
@@ -242,6 +243,176 @@ TEST_F_TIMEOUT(limits, memcg_limit_gives_enomem_and_comes_back,
 	EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("the child failed at step %d",
 						 WEXITSTATUS(status));
 	EXPECT_EQ(0, rmdir(CG));
+}
+
+#define CG2	CG_ROOT "/numagpu-automigrate"
+#define AUTO_PAGES	2048
+
+static int automigrate_period(long ms)
+{
+	char v[32];
+
+	snprintf(v, sizeof(v), "%ld", ms);
+	return cg_write("/sys/module/numagpu/parameters/automigrate_period_ms",
+			v);
+}
+
+static long cg2_read(const char *file)
+{
+	char path[256], buf[64];
+
+	snprintf(path, sizeof(path), CG2 "/%s", file);
+	if (read_text(path, buf, sizeof(buf)))
+		return -1;
+	return strtol(buf, NULL, 10);
+}
+
+/* A buffer on GPU 0 of AUTO_PAGES, written through view 0; 0 or -1. */
+static int make_local(int dev, struct ng_kbuf *b)
+{
+	struct numagpu_buf_create c = {
+		.size = AUTO_PAGES * page_size(), .mode = NUMAGPU_MODE_CGP,
+	};
+	volatile char *v0;
+
+	if (ng_kbuf_create(b, dev, &c) ||
+	    ng_kbuf_map_view(b, 0, (void **)&v0))
+		return -1;
+	for (size_t p = 0; p < AUTO_PAGES; p++)
+		v0[p * page_size()] = 1;
+	return 0;
+}
+
+/* Read @b for @secs seconds through view 1, automatic migration on. */
+static int read_remote(struct ng_kbuf *b, double secs)
+{
+	struct timespec t0, t;
+	unsigned long sum = 0, rounds = 0;
+	volatile char *v1;
+
+	/* the sampler starts with the next mapping */
+	if (automigrate_period(20) || ng_kbuf_map_view(b, 1, (void **)&v1))
+		return -1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		for (size_t p = 0; p < AUTO_PAGES; p++)
+			sum += v1[p * page_size()];
+		rounds++;
+		usleep(5000);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while (t.tv_sec - t0.tv_sec + (t.tv_nsec - t0.tv_nsec) / 1e9 < secs);
+	return automigrate_period(0) || sum != rounds * AUTO_PAGES ? -1 : 0;
+}
+
+/* Exit codes: 0 passed, else the failed step */
+static int automigrate_memcg_child(int dev)
+{
+	struct numagpu_buf_stats st;
+	struct ng_kbuf b;
+	long before, after;
+	char pid[32];
+
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	if (cg_write(CG2 "/cgroup.procs", pid))
+		return 30;
+	if (make_local(dev, &b))
+		return 31;
+	before = cg2_read("memory.current");
+	if (read_remote(&b, 3.0))
+		return 32;
+	after = cg2_read("memory.current");
+	if (ng_kbuf_stats(&b, &st) || st.auto_migrations < AUTO_PAGES / 4)
+		return 33;
+	/*
+	 * Moved pages stay charged here: the total does not fall by the
+	 * pages moved (8 MiB; slack for the kernel's own small objects).
+	 */
+	fprintf(stderr, "# memory.current %ld KiB before, %ld KiB after %llu automatic migrations\n",
+		before >> 10, after >> 10,
+		(unsigned long long)st.auto_migrations);
+	if (after < before - (long)(AUTO_PAGES / 8 * page_size()))
+		return 34;
+	ng_kbuf_destroy(&b);
+	return 0;
+}
+
+/* Exit codes: 0 passed, else the failed step */
+static int automigrate_cpuset_child(int dev, const struct numagpu_topology *t)
+{
+	struct numagpu_buf_stats st;
+	struct numagpu_loc loc;
+	struct ng_kbuf b;
+	uint64_t moved;
+	char pid[32];
+	size_t away = 0;
+
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	if (cg_write(CG2 "/cgroup.procs", pid))
+		return 40;
+	if (make_local(dev, &b) || read_remote(&b, 3.0))
+		return 41;
+	if (ng_kbuf_stats(&b, &st) || st.auto_migrations)
+		return 42;
+	for (size_t p = 0; p < AUTO_PAGES; p++) {
+		if (ng_kbuf_loctab_read(&b, p, 1, &loc))
+			return 43;
+		away += loc.node != t->gpu[0].node;
+	}
+	if (away)
+		return 44;
+	/* as move_pages(2): a node outside the cpuset is refused */
+	if (!ng_kbuf_migrate(&b, 0, 1, 1, NUMAGPU_MIGRATE_GPU, &moved) ||
+	    errno != EACCES)
+		return 45;
+	ng_kbuf_destroy(&b);
+	return 0;
+}
+
+/*
+ * Automatic migration moves pages from a kworker: the moved pages stay
+ * charged to the memory cgroup of the pages they replace (a task under
+ * memory.max could hold more than its limit when the charge went
+ * nowhere), and a page never leaves the cpuset of the task that touches it
+ * (cpuset.mems = GPU 0's node: nothing moves to GPU 1, and an explicit
+ * MIGRATE there gets EACCES).
+ */
+TEST_F_TIMEOUT(limits, automatic_migration_keeps_memcg_and_cpuset,
+	       LIMITS_TIMEOUT)
+{
+	struct numagpu_topology topo;
+	int dev = self->dev, status;
+	char mems[32];
+	pid_t pid;
+
+	ASSERT_EQ(0, numagpu_get_topology(&topo));
+	if (topo.ngpus < 2)
+		SKIP(return, "one GPU");
+	if (access(CG_ROOT "/cgroup.controllers", F_OK))
+		mount("cgroup2", CG_ROOT, "cgroup2", 0, NULL);
+	ASSERT_EQ(0, cg_write(CG_ROOT "/cgroup.subtree_control",
+			      "+memory +cpuset"));
+	ASSERT_TRUE(!mkdir(CG2, 0755) || errno == EEXIST);
+	ASSERT_EQ(0, cg_write(CG2 "/memory.max", "268435456"));
+	for (int k = 0; k < 2; k++) {
+		if (k) {
+			snprintf(mems, sizeof(mems), "%u", topo.gpu[0].node);
+			ASSERT_EQ(0, cg_write(CG2 "/cpuset.mems", mems));
+		}
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (!pid)
+			_exit(k ? automigrate_cpuset_child(dev, &topo)
+				: automigrate_memcg_child(dev));
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		(void)automigrate_period(0);
+		EXPECT_TRUE(WIFEXITED(status)) TH_LOG("killed by signal %d",
+						      WTERMSIG(status));
+		EXPECT_EQ(0, WEXITSTATUS(status))
+			TH_LOG("the %s child failed at step %d",
+			       k ? "cpuset" : "memcg", WEXITSTATUS(status));
+		EXPECT_EQ(0, numagpu_wait_pages_zero(2000));
+	}
+	EXPECT_EQ(0, rmdir(CG2));
 }
 
 int main(int argc, char **argv)

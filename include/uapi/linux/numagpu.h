@@ -387,7 +387,9 @@ struct numagpu_buf_advise {
  * @reserved:   zero
  *
  * Pages already on @target are neither moved nor skipped. A page with
- * replicas loses them first. Errors: EINVAL (arguments), EFAULT, EINTR.
+ * replicas loses them first. A moved page stays charged to the memory
+ * cgroup of the page it replaces. Errors: EINVAL (arguments), EFAULT,
+ * EINTR, EACCES (@target's node is outside the caller's cpuset, since 0.5).
  */
 struct numagpu_buf_migrate {
 	__u64 first_page;
