@@ -7,6 +7,7 @@
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 
 #include "numagpu.h"
 #include "numagpu_buffer.h"
@@ -73,8 +74,12 @@ int numagpu_buf_advise(struct numagpu_buffer *buf, u64 first, u64 n,
 			trace_numagpu_collapse(buf->id, i, NUMAGPU_MAX_GPUS,
 					       dropped);
 		}
-		if (!(i % 1024))
+		if (!(i % 1024)) {
+			/* a hint per page: what is done stays done */
+			if (fatal_signal_pending(current))
+				return -EINTR;
 			cond_resched();
+		}
 	}
 	if (advice == NUMAGPU_ADVISE_READ_MOSTLY) {
 		struct address_space *mapping = READ_ONCE(buf->mapping);

@@ -10,6 +10,7 @@
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
@@ -120,8 +121,14 @@ static long numagpu_buf_set_mode(struct numagpu_buffer *buf, void __user *arg)
 			mutex_unlock(&buf->lock);
 			return -EBUSY;
 		}
-		if (!(i % NUMAGPU_RESCHED_PAGES))
+		/* nothing is changed yet: a killed caller may go */
+		if (!(i % NUMAGPU_RESCHED_PAGES)) {
+			if (fatal_signal_pending(current)) {
+				mutex_unlock(&buf->lock);
+				return -EINTR;
+			}
 			cond_resched();
+		}
 	}
 	numagpu_loc_begin(buf);
 	for (i = m.first_page; i < end; i++) {

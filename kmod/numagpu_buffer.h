@@ -118,6 +118,7 @@ struct numagpu_buffer {
 	u32 *policy;
 	struct numagpu_loctab_header *loctab;
 	struct numagpu_loc *loc;
+	unsigned int loc_depth;	/* open write sections (numagpu_loc_begin) */
 	struct numagpu_counters __percpu *ctr;	/* numagpu.h */
 	atomic64_t node_pages[NUMAGPU_MAX_NODES];
 	struct numagpu_pstate *ps;

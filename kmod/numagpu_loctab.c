@@ -4,6 +4,8 @@
  * (mapped read-only) under a sequence counter, and read back by ioctl and
  * io_uring.
  */
+#include <linux/bug.h>
+#include <linux/lockdep.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/uaccess.h>
@@ -13,9 +15,18 @@
 #include "numagpu_buffer.h"
 #include "numagpu_compat.h"
 
-/* Writers hold buf->lock; the table is consistent while seq is even. */
+/*
+ * Writers hold buf->lock; the table is consistent while seq is even. A
+ * section may open inside another (a migration's publish pins a thrashing
+ * page, which updates its flags): only the outermost moves seq, or seq
+ * would be even in the middle of the outer update.
+ */
 void numagpu_loc_begin(struct numagpu_buffer *buf)
 {
+	lockdep_assert_held(&buf->lock);
+	if (buf->loc_depth++)
+		return;
+	WARN_ON_ONCE(buf->loctab->seq & 1);
 	WRITE_ONCE(buf->loctab->seq, buf->loctab->seq + 1);
 	/* odd seq before entries: pairs with the reader's smp_rmb() */
 	smp_wmb();
@@ -23,6 +34,9 @@ void numagpu_loc_begin(struct numagpu_buffer *buf)
 
 void numagpu_loc_end(struct numagpu_buffer *buf)
 {
+	lockdep_assert_held(&buf->lock);
+	if (WARN_ON_ONCE(!buf->loc_depth) || --buf->loc_depth)
+		return;
 	/* entries before even seq: pairs with the reader's smp_rmb() */
 	smp_wmb();
 	WRITE_ONCE(buf->loctab->seq, buf->loctab->seq + 1);
@@ -31,6 +45,7 @@ void numagpu_loc_end(struct numagpu_buffer *buf)
 void numagpu_loc_set(struct numagpu_buffer *buf, unsigned long idx,
 		     u16 node, u16 flags)
 {
+	lockdep_assert_held(&buf->lock);
 	WRITE_ONCE(buf->loc[idx].node, node);
 	WRITE_ONCE(buf->loc[idx].flags, flags);
 }
@@ -41,6 +56,7 @@ void numagpu_loc_update(struct numagpu_buffer *buf, unsigned long idx)
 	struct numagpu_pstate *ps = &buf->ps[idx];
 	u16 f = buf->loc[idx].flags;
 
+	lockdep_assert_held(&buf->lock);
 	f &= ~(NUMAGPU_LOC_REPLICATED | NUMAGPU_LOC_PINNED |
 	       NUMAGPU_LOC_READ_MOSTLY |
 	       (0xf << NUMAGPU_LOC_REPLICAS_SHIFT));

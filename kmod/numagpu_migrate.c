@@ -6,6 +6,7 @@
 #include <linux/bitmap.h>
 #include <linux/cpuset.h>
 #include <linux/highmem.h>
+#include <linux/lockdep.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/nodemask.h>
@@ -33,6 +34,7 @@ static void numagpu_publish_locked(struct numagpu_buffer *buf,
 				   struct page *old, int refs,
 				   struct page *newp)
 {
+	lockdep_assert_held(&buf->lock);
 	buf->ps[idx].wmapped = 0;
 	buf->ps[idx].touches = 0;
 	numagpu_loc_set(buf, idx, nid,

@@ -4,6 +4,7 @@
  * a window is pinned where it is for a while.
  */
 #include <linux/jiffies.h>
+#include <linux/lockdep.h>
 #include <linux/moduleparam.h>
 
 #include "numagpu.h"
@@ -29,6 +30,7 @@ bool numagpu_pinned(struct numagpu_buffer *buf, unsigned long idx)
 {
 	struct numagpu_pstate *ps = &buf->ps[idx];
 
+	lockdep_assert_held(&buf->lock);
 	if (!ps->pinned)
 		return false;
 	if (time_before(jiffies, ps->pin_until))
@@ -48,6 +50,7 @@ void numagpu_thrash_event(struct numagpu_buffer *buf, unsigned long idx)
 	unsigned int thr = READ_ONCE(thrash_threshold);
 	unsigned long now = jiffies;
 
+	lockdep_assert_held(&buf->lock);
 	if (!thr || ps->pinned)
 		return;
 	if (time_after(now, ps->win_start +

@@ -6,6 +6,7 @@
  */
 #include <linux/delay.h>
 #include <linux/highmem.h>
+#include <linux/lockdep.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/pagemap.h>
@@ -27,6 +28,7 @@ unsigned int numagpu_replicas_detach(struct numagpu_buffer *buf,
 	struct numagpu_pstate *ps = &buf->ps[idx];
 	unsigned int g, n = 0;
 
+	lockdep_assert_held(&buf->lock);
 	memset(out, 0, sizeof(*out) * NUMAGPU_MAX_GPUS);
 	if (!ps->nreps || !buf->reps[idx])
 		return 0;
@@ -67,19 +69,26 @@ void numagpu_replicas_free(struct numagpu_buffer *buf,
 	}
 }
 
-/* Locked: drop the replicas of @idx, counted as a collapse. */
+/*
+ * Locked: drop the replicas of @idx, counted as a collapse. A collapse by a
+ * write (@view the writer's) is a thrashing event; one on the way to a
+ * migration (@view NUMAGPU_MAX_GPUS) is not: the migration counts one.
+ */
 unsigned int numagpu_collapse_locked(struct numagpu_buffer *buf,
 				     unsigned long idx,
 				     unsigned int view,
 				     struct page **reps)
 {
-	unsigned int n = numagpu_replicas_detach(buf, idx, reps);
+	unsigned int n;
 
+	lockdep_assert_held(&buf->lock);
+	n = numagpu_replicas_detach(buf, idx, reps);
 	if (!n)
 		return 0;
 	numagpu_count(buf, collapses);
 	trace_numagpu_collapse(buf->id, idx, view, n);
-	numagpu_thrash_event(buf, idx);
+	if (view < NUMAGPU_MAX_GPUS)
+		numagpu_thrash_event(buf, idx);
 	return n;
 }
 
@@ -112,6 +121,7 @@ static bool numagpu_replica_wanted(struct numagpu_buffer *buf,
 {
 	struct numagpu_pstate *ps = &buf->ps[idx];
 
+	lockdep_assert_held(&buf->lock);
 	return (ps->hints & PS_READ_MOSTLY) && !numagpu_pinned(buf, idx) &&
 	       !(ps->accessed_by & BIT(view));
 }
@@ -195,8 +205,10 @@ again:
 		goto again;
 	}
 	if (!buf->reps[idx]) {
+		/* no OOM kill from a fault: no room means no replica */
 		struct page **slots = kcalloc(buf->sys->ngpus, sizeof(*slots),
-					      GFP_KERNEL_ACCOUNT);
+					      GFP_KERNEL_ACCOUNT |
+					      __GFP_NORETRY | __GFP_NOWARN);
 
 		if (!slots) {
 			mutex_unlock(&buf->lock);

@@ -40,6 +40,22 @@ static int numagpu_parse_nodes(const char *nodelist, nodemask_t *mask)
 	return err;
 }
 
+/*
+ * Whether @nid has memory the module can allocate: its pages are not
+ * movable (__GFP_MOVABLE is not in NUMAGPU_GFP), so a node whose memory
+ * is all ZONE_MOVABLE (hot-added memory onlined movable) never holds one.
+ */
+static bool numagpu_node_usable(int nid)
+{
+	pg_data_t *pgdat = NODE_DATA(nid);
+	int z;
+
+	for (z = 0; z < ZONE_MOVABLE; z++)
+		if (zone_managed_pages(&pgdat->node_zones[z]))
+			return true;
+	return false;
+}
+
 int numagpu_system_init(struct numagpu_system *sys, const char *nodelist)
 {
 	nodemask_t mask;
@@ -58,9 +74,21 @@ int numagpu_system_init(struct numagpu_system *sys, const char *nodelist)
 				       nodelist, nid);
 				return -EINVAL;
 			}
+			if (!numagpu_node_usable(nid)) {
+				pr_err("nodes=\"%s\": node %d has only movable memory\n",
+				       nodelist, nid);
+				return -EINVAL;
+			}
 		}
 	} else {
 		mask = node_states[N_MEMORY];
+		for_each_node_mask(nid, mask) {
+			if (numagpu_node_usable(nid))
+				continue;
+			pr_info("node %d has only movable memory: not a GPU\n",
+				nid);
+			node_clear(nid, mask);
+		}
 	}
 
 	if (nodes_weight(mask) > NUMAGPU_MAX_GPUS) {
