@@ -8,6 +8,8 @@
 /* The bandwidth servers of @m (resource.c): 0 or -ENOMEM. */
 int ng_resources_init(struct ng_model *m);
 void ng_resources_fini(struct ng_model *m);
+/* When, in absolute ticks, the last booking of any server may end. */
+uint64_t ng_resources_drained(const struct ng_model *m);
 /* Merge GPU @gpu's shadow calendars into the global ones. */
 void ng_resources_merge(struct ng_model *m, unsigned int gpu);
 

@@ -109,6 +109,14 @@ static void global_add(struct ng_resource *r, uint64_t id, uint64_t add)
 	uint64_t cap = 1ULL << r->bin_shift;
 
 	while (add) {
+		uint64_t last = atomic_load_explicit(&r->last,
+						     memory_order_relaxed);
+
+		while (last < id &&
+		       !atomic_compare_exchange_weak_explicit(
+				&r->last, &last, id, memory_order_relaxed,
+				memory_order_relaxed))
+			;
 		_Atomic uint64_t *b = &r->bins[id % NG_NBINS];
 		uint64_t old = atomic_load_explicit(b, memory_order_relaxed);
 		uint64_t oid, used, nu;
@@ -127,6 +135,23 @@ static void global_add(struct ng_resource *r, uint64_t id, uint64_t add)
 		add -= nu - used;
 		id++;
 	}
+}
+
+/* When, in absolute ticks, the last booking of any server may end. */
+uint64_t ng_resources_drained(const struct ng_model *m)
+{
+	uint64_t end = 0;
+
+	for (unsigned int i = 0; i < m->nres; i++) {
+		const struct ng_resource *r = &m->res[i];
+		uint64_t e = (atomic_load_explicit(&r->last,
+						   memory_order_relaxed) + 1)
+			     << r->bin_shift;
+
+		if (e > end)
+			end = e;
+	}
+	return end;
 }
 
 void ng_resource_charge(struct ng_model *m, unsigned int ri, ng_ticks t,

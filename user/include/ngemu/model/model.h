@@ -106,6 +106,7 @@ struct ng_shadow;
 
 struct ng_resource {
 	_Atomic uint64_t *bins;		/* global, changed only by merges */
+	_Atomic uint64_t last;		/* the latest bin with a booking */
 	uint64_t cost_fp;		/* ticks per byte, 16.16 fixed point */
 	unsigned int bin_shift;
 	struct ng_shadow *sh;		/* per GPU: this interval's use */
