@@ -152,14 +152,20 @@ TEST_F_TIMEOUT(limits, ngemu_names_the_memlock_limit, LIMITS_TIMEOUT)
 						 WEXITSTATUS(status));
 }
 
-static long cg_read(const char *file)
+/* A number from file @file of cgroup directory @cg, or -1. */
+static long cg_read_in(const char *cg, const char *file)
 {
 	char path[256], buf[64];
 
-	snprintf(path, sizeof(path), CG "/%s", file);
+	snprintf(path, sizeof(path), "%s/%s", cg, file);
 	if (read_text(path, buf, sizeof(buf)))
 		return -1;
 	return strtol(buf, NULL, 10);
+}
+
+static long cg_read(const char *file)
+{
+	return cg_read_in(CG, file);
 }
 
 static int cg_write(const char *path, const char *val)
@@ -257,16 +263,6 @@ static int automigrate_period(long ms)
 			v);
 }
 
-static long cg2_read(const char *file)
-{
-	char path[256], buf[64];
-
-	snprintf(path, sizeof(path), CG2 "/%s", file);
-	if (read_text(path, buf, sizeof(buf)))
-		return -1;
-	return strtol(buf, NULL, 10);
-}
-
 /* A buffer on GPU 0 of AUTO_PAGES, written through view 0; 0 or -1. */
 static int make_local(int dev, struct ng_kbuf *b)
 {
@@ -317,10 +313,10 @@ static int automigrate_memcg_child(int dev)
 		return 30;
 	if (make_local(dev, &b))
 		return 31;
-	before = cg2_read("memory.current");
+	before = cg_read_in(CG2, "memory.current");
 	if (read_remote(&b, 3.0))
 		return 32;
-	after = cg2_read("memory.current");
+	after = cg_read_in(CG2, "memory.current");
 	if (ng_kbuf_stats(&b, &st) || st.auto_migrations < AUTO_PAGES / 4)
 		return 33;
 	/*

@@ -20,6 +20,8 @@
 
 #include "ng_test.h"
 
+#include "fixture_dir.h"
+
 #include "ngemu/backend/topology.h"
 
 struct text {
@@ -171,34 +173,6 @@ static void describe(struct text *t)
 	C(NUMAGPU_BUF_IOC_MIGRATE);
 }
 
-/* user/tests/fixtures/abi of this checkout (see compare_fixture_test.c). */
-static int abi_dir(char *out, size_t len)
-{
-	const char *env = getenv("NG_FIXTURES");
-	char exe[1024];
-	ssize_t n;
-
-	if (env && *env) {
-		snprintf(out, len, "%s/abi", env);
-		return 0;
-	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
-		return -1;
-	exe[n] = '\0';
-	for (int up = 0; up < 5; up++) {
-		char *slash = strrchr(exe, '/');
-
-		if (!slash)
-			break;
-		*slash = '\0';
-		snprintf(out, len, "%s/user/tests/fixtures/abi", exe);
-		if (!access(out, R_OK))
-			return 0;
-	}
-	return -1;
-}
-
 static char *read_file(const char *path)
 {
 	FILE *f = fopen(path, "r");
@@ -246,7 +220,7 @@ TEST(interface_is_its_versions_snapshot)
 	char *want;
 
 	describe(&t);
-	ASSERT_EQ(0, abi_dir(dir, sizeof(dir)));
+	ASSERT_EQ(0, ng_fixture_dir("abi", dir, sizeof(dir)));
 	snprintf(path, sizeof(path), "%s/numagpu-%d.%d.txt", dir,
 		 NUMAGPU_VERSION_MAJOR, NUMAGPU_VERSION_MINOR);
 	want = read_file(path);
@@ -277,7 +251,7 @@ TEST(a_minor_only_adds_from_1_0)
 	DIR *dp;
 
 	describe(&t);
-	ASSERT_EQ(0, abi_dir(dir, sizeof(dir)));
+	ASSERT_EQ(0, ng_fixture_dir("abi", dir, sizeof(dir)));
 	dp = opendir(dir);
 	ASSERT_NE(NULL, dp);
 	while ((d = readdir(dp))) {

@@ -19,43 +19,10 @@
 
 #include "ng_test.h"
 
+#include "fixture_dir.h"
 #include "run_cmd.h"
 
 #define MAX_ARGS 32
-
-/*
- * The fixture folder @sub: in $NG_FIXTURES, else found above this
- * program.
- */
-static int fixture_dir(const char *sub, char *out, size_t len)
-{
-	const char *env = getenv("NG_FIXTURES");
-	char exe[1024], probe[1200];
-	ssize_t n;
-
-	if (env && *env) {
-		snprintf(out, len, "%s/%s", env, sub);
-		return 0;
-	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
-		return -1;
-	exe[n] = '\0';
-	for (int up = 0; up < 5; up++) {
-		char *slash = strrchr(exe, '/');
-
-		if (!slash)
-			break;
-		*slash = '\0';
-		snprintf(probe, sizeof(probe), "%s/user/tests/fixtures/%s/cases",
-			 exe, sub);
-		if (!access(probe, R_OK)) {
-			snprintf(out, len, "%s/user/tests/fixtures/%s", exe, sub);
-			return 0;
-		}
-	}
-	return -1;
-}
 
 static char *read_all(const char *path)
 {
@@ -175,7 +142,7 @@ TEST_F(compare, output_is_the_fixture)
 	unsigned int n = 0, line;
 	int want = -1;
 
-	ASSERT_EQ(0, fixture_dir(variant->dir, dir, sizeof(dir)))
+	ASSERT_EQ(0, ng_fixture_dir(variant->dir, dir, sizeof(dir)))
 		TH_LOG("no fixtures: set NG_FIXTURES");
 	ASSERT_EQ(0, find_case(dir, variant->wl, &want, args, sizeof(args)))
 		TH_LOG("%s has no line in %s/cases", variant->wl, dir);

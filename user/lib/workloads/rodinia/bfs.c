@@ -163,6 +163,30 @@ static void bf_reset(struct ng_block *b, void *p)
 }
 
 /*
+ * Every warp of @b that has vertices loads its lanes' byte flags of @flags
+ * into @fl, after @insts of arithmetic; returns the warps, with their
+ * first vertices in @i0. Nobody waits yet: the phase's loads overlap.
+ */
+static unsigned int bf_load_flags(struct ng_block *b, const struct bf_args *a,
+				  const bool *flags, unsigned int insts,
+				  struct ng_warp w[BF_WARPS],
+				  uint64_t i0[BF_WARPS],
+				  bool fl[BF_WARPS][NG_WARP])
+{
+	unsigned int nw = 0;
+
+	for (unsigned int wi = 0; wi < b->nwarps && wi < BF_WARPS; wi++) {
+		ng_warp_get(b, wi, &w[wi]);
+		if (!wlc_lanes(&w[wi], a->n, BF_BLOCK, &i0[wi]))
+			break;
+		ng_warp_compute(&w[wi], insts);
+		ng_ld_contig(&w[wi], flags + i0[wi], 1, fl[wi]);
+		nw = wi + 1;
+	}
+	return nw;
+}
+
+/*
  * Rodinia's Kernel, phase by phase over the block's warps, as its warps
  * overlap on a GPU: every warp loads its mask, then each waits for it
  * before its frontier lanes load their node. Edge k of every frontier
@@ -184,18 +208,11 @@ static void bf_kernel(struct ng_block *b, void *p)
 	uintptr_t addr[BF_WARPS][NG_WARP];
 	struct ng_warp w[BF_WARPS], t[BF_WARPS], s[BF_WARPS];
 	uint64_t i0[BF_WARPS];
-	unsigned int nw = 0;
+	unsigned int nw;
 
 	for (unsigned int l = 0; l < NG_WARP; l++)
 		yes[l] = true;
-	for (unsigned int wi = 0; wi < b->nwarps && wi < BF_WARPS; wi++) {
-		ng_warp_get(b, wi, &w[wi]);
-		if (!wlc_lanes(&w[wi], a->n, BF_BLOCK, &i0[wi]))
-			break;
-		ng_warp_compute(&w[wi], BF_INSTS);
-		ng_ld_contig(&w[wi], a->mask + i0[wi], 1, fl[wi]);
-		nw = wi + 1;
-	}
+	nw = bf_load_flags(b, a, a->mask, BF_INSTS, w, i0, fl);
 	for (unsigned int wi = 0; wi < nw; wi++) {
 		uint32_t front = 0;
 
@@ -314,18 +331,11 @@ static void bf_kernel2(struct ng_block *b, void *p)
 	uintptr_t addr[NG_WARP];
 	struct ng_warp w[BF_WARPS];
 	uint64_t i0[BF_WARPS];
-	unsigned int nw = 0;
+	unsigned int nw;
 
 	for (unsigned int l = 0; l < NG_WARP; l++)
 		yes[l] = true;
-	for (unsigned int wi = 0; wi < b->nwarps && wi < BF_WARPS; wi++) {
-		ng_warp_get(b, wi, &w[wi]);
-		if (!wlc_lanes(&w[wi], a->n, BF_BLOCK, &i0[wi]))
-			break;
-		ng_warp_compute(&w[wi], BF2_INSTS);
-		ng_ld_contig(&w[wi], a->updating + i0[wi], 1, up[wi]);
-		nw = wi + 1;
-	}
+	nw = bf_load_flags(b, a, a->updating, BF2_INSTS, w, i0, up);
 	for (unsigned int wi = 0; wi < nw; wi++) {
 		struct ng_warp s = w[wi];
 
