@@ -475,6 +475,26 @@ TEST_F_TIMEOUT(full, node_full, 240)
 	}
 }
 
+/* A FALLBACK buffer's back-off: no variants, FALLBACK is the point. */
+FIXTURE(backoff) {
+	struct numagpu_topology topo;
+	int dev;
+	long page;
+};
+
+FIXTURE_SETUP(backoff)
+{
+	ASSERT_EQ(0, numagpu_get_topology(&self->topo));
+	self->page = page_size();
+	self->dev = ng_kbuf_open_device(NULL);
+	ASSERT_LE(0, self->dev);
+}
+
+FIXTURE_TEARDOWN(backoff)
+{
+	close(self->dev);
+}
+
 static void *destroy_later(void *arg)
 {
 	usleep(100000);
@@ -489,7 +509,7 @@ static void *destroy_later(void *arg)
  * buffer on the node goes. The faults of the last second land on the node;
  * a back-off that each skipped fault re-armed sent all of them elsewhere.
  */
-TEST_F_TIMEOUT(full, node_with_room_again_is_used, 300)
+TEST_F_TIMEOUT(backoff, node_with_room_again_is_used, 300)
 {
 	unsigned int gpu = self->topo.ngpus > 1 ? 1 : 0;
 	int node = self->topo.gpu[gpu].node;
@@ -506,8 +526,6 @@ TEST_F_TIMEOUT(full, node_with_room_again_is_used, 300)
 	volatile char *v, *h;
 	pthread_t t;
 
-	if (variant->flags != NUMAGPU_BUF_FALLBACK)
-		SKIP(return, "the back-off is FALLBACK's");
 	ASSERT_NE(NULL, loc);
 	ASSERT_EQ(0, numagpu_pin_gpu(&self->topo, gpu));
 	/* 64 MiB of the node held by another buffer, to be freed later */
