@@ -106,17 +106,11 @@ static uint64_t global_used(const struct ng_resource *r, uint64_t id)
  */
 static void global_add(struct ng_resource *r, uint64_t id, uint64_t add)
 {
-	uint64_t cap = 1ULL << r->bin_shift;
+	uint64_t cap = 1ULL << r->bin_shift, last;
 
+	if (!add)
+		return;
 	while (add) {
-		uint64_t last = atomic_load_explicit(&r->last,
-						     memory_order_relaxed);
-
-		while (last < id &&
-		       !atomic_compare_exchange_weak_explicit(
-				&r->last, &last, id, memory_order_relaxed,
-				memory_order_relaxed))
-			;
 		_Atomic uint64_t *b = &r->bins[id % NG_NBINS];
 		uint64_t old = atomic_load_explicit(b, memory_order_relaxed);
 		uint64_t oid, used, nu;
@@ -135,6 +129,13 @@ static void global_add(struct ng_resource *r, uint64_t id, uint64_t add)
 		add -= nu - used;
 		id++;
 	}
+	/* the latest bin with a booking: id - 1, unless one later has one */
+	last = atomic_load_explicit(&r->last, memory_order_relaxed);
+	while (last < id - 1 &&
+	       !atomic_compare_exchange_weak_explicit(&r->last, &last, id - 1,
+						      memory_order_relaxed,
+						      memory_order_relaxed))
+		;
 }
 
 /* When, in absolute ticks, the last booking of any server may end. */

@@ -382,7 +382,6 @@ void ng_slots_arm_gpu(struct ng_system *sys, unsigned int g,
 {
 	struct ng_gpu_run *h = &sys->run[g];
 	const unsigned int spg = sys->cfg.sms;
-
 	const struct ng_sched *q = &sys->sched;
 	uint64_t want = (uint64_t)spg * sys->resident;
 
@@ -414,7 +413,6 @@ void ng_slots_arm_gpu(struct ng_system *sys, unsigned int g,
 			x->cu = 0;
 			x->done = false;
 			x->idle = true;
-			x->q = r;
 			x->key = k * spg + s;
 			/* a slot's stack is touched only once it holds blocks */
 			if (!x->co.stack)
