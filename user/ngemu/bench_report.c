@@ -292,7 +292,7 @@ static void print_mechanisms(const struct ng_config *c)
 		printf("L1 %s per real SM, dropped per kernel; ",
 		       ng_format_bytes(c->l1_size, b1, sizeof(b1)));
 	if (c->l2_size) {
-		printf("L2 %s/GPU of remote lines",
+		printf("L2 %s/GPU of remote and host lines",
 		       ng_format_bytes(c->l2_size, b1, sizeof(b1)));
 		if (ng_dir_enabled(c))
 			print_directory(c);
@@ -367,9 +367,11 @@ void ng_bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
 	if (r->has_pageacc)
 		ng_bench_pageacc_human(&r->pageacc);
 	ng_bench_coda_plan_human(cfg, r);
-	printf("link       %s over inter-GPU links; L2 hit rate %.1f%% of %s remote loads\n",
+	/* the L2 sees every load not homed on its GPU: remote and host */
+	printf("link       %s over inter-GPU links; L2 hit rate %.1f%% of %s %s loads\n",
 	       ng_format_bytes(r->link_bytes, b1, sizeof(b1)), 100 * r->l2_hit_rate,
-	       ng_fmt_si((double)(t->v[NG_CTR_L2_HIT] + t->v[NG_CTR_L2_MISS]), b2, sizeof(b2)));
+	       ng_fmt_si((double)(t->v[NG_CTR_L2_HIT] + t->v[NG_CTR_L2_MISS]), b2, sizeof(b2)),
+	       !r->host_frac ? "remote" : !r->remote_frac ? "host" : "remote and host");
 	if (cfg->rdc_size)
 		printf("carve      RDC %s/GPU (%.1f%% of memory), coherence %s: hit rate %.1f%% of %s lookups, %s invalidates; %s of buffers fell back to host\n",
 		       ng_format_bytes(cfg->rdc_size, b1, sizeof(b1)),

@@ -10,6 +10,10 @@
  * hardware coherence (hwc.c) the L2 keeps its lines across kernels: a
  * write elsewhere invalidates them, and each line keeps a copy of its
  * home's IMST, which tells a writer to broadcast (CARVE IV-C).
+ * Host memory has no IMST and no directory entry: no write to it reaches
+ * another GPU's copy, so its lines are dropped at every kernel boundary,
+ * kept coherent or not (software coherence for system memory, as GPUs keep
+ * it), and a kernel reads what the previous one wrote.
  *
  * The SMs of a GPU share its L2; only the GPU's own host thread touches it
  * (its SMs, and its invalidations at the end of an interval), so it needs
@@ -47,6 +51,7 @@ struct l2_cache {
 	uint32_t *stamp;	/* per-set LRU clock */
 	uint64_t *seen;		/* a bit per line of the space: ever filled */
 	uint32_t epoch;
+	bool host;		/* host lines filled since the last boundary */
 };
 
 struct l2 {
@@ -208,8 +213,13 @@ static void fill(struct l2 *l, struct ng_sm *sm, unsigned int gpu,
 
 static void l2_respond(void *priv, struct ng_sm *sm, struct ng_req *r)
 {
-	if (r->flags & NG_REQ_FILL)
-		fill(priv, sm, r->gpu, r->line, r->src);
+	struct l2 *l = priv;
+
+	if (!(r->flags & NG_REQ_FILL))
+		return;
+	fill(l, sm, r->gpu, r->line, r->src);
+	if (r->home == NG_HOME_HOST)
+		l->c[r->gpu].host = true;
 }
 
 static bool l2_access(void *priv, struct ng_sm *sm, struct ng_req *r)
@@ -274,6 +284,8 @@ static bool l2_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 			 */
 			fill(l, sm, r->gpu, r->line,
 			     (const void *)(r->line + sm->view_delta));
+			if (r->home == NG_HOME_HOST)
+				lc->host = true;
 			sm->ctr.v[NG_CTR_L2_WALLOC]++;
 		}
 		break;
@@ -290,29 +302,62 @@ static bool l2_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 	return false;
 }
 
+/* Drop the host lines of @lc (the coherent ones stay); how many there were. */
+static uint64_t drop_host_lines(struct l2 *l, struct l2_cache *lc)
+{
+	size_t n = (size_t)l->nsets * l->ways;
+	uint64_t dropped = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		l2_tag t = lc->meta[i];
+		uintptr_t line = (uintptr_t)(t >> 22) << l->line_shift;
+
+		if (t && TAG_EPOCH(t) == lc->epoch &&
+		    ng_space_peek(l->m->space, line) == NG_HOME_HOST) {
+			lc->meta[i] = 0;
+			dropped++;
+		}
+	}
+	lc->host = false;
+	return dropped;
+}
+
+/* Every valid line of @lc dropped at once; how many there were. */
+static uint64_t flush(struct l2 *l, struct l2_cache *lc)
+{
+	size_t n = (size_t)l->nsets * l->ways;
+	uint64_t valid = 0;
+
+	for (size_t i = 0; i < n; i++)
+		valid += lc->meta[i] && TAG_EPOCH(lc->meta[i]) == lc->epoch;
+	lc->epoch = (lc->epoch + 1) & EPOCH_MASK;
+	if (!lc->epoch) {
+		memset(lc->meta, 0, n * sizeof(*lc->meta));
+		lc->epoch = 1;
+	}
+	lc->host = false;
+	return valid;
+}
+
 static void l2_kernel_end(void *priv, struct ng_sm *const *sms, unsigned int nsm)
 {
 	struct l2 *l = priv;
 
-	/* hardware coherence keeps remote lines across kernels */
-	if (l->keep)
-		return;
 	for (unsigned int g = 0; g < l->ngpus; g++) {
 		struct l2_cache *lc = &l->c[g];
-		size_t n = (size_t)l->nsets * l->ways;
-		uint64_t valid = 0;
+		uint64_t n;
 
-		for (size_t i = 0; i < n; i++)
-			valid += lc->meta[i] && TAG_EPOCH(lc->meta[i]) == lc->epoch;
-		lc->epoch = (lc->epoch + 1) & EPOCH_MASK;
-		if (!lc->epoch) {
-			memset(lc->meta, 0, n * sizeof(*lc->meta));
-			lc->epoch = 1;
-		}
+		/* hardware coherence keeps remote lines across kernels */
+		if (!l->keep)
+			n = flush(l, lc);
+		else if (lc->host)
+			n = drop_host_lines(l, lc);
+		else
+			continue;
 		/* charge the flush to the GPU's first SM */
 		for (unsigned int s = 0; s < nsm; s++)
 			if (sms[s]->gpu == g) {
-				sms[s]->ctr.v[NG_CTR_L2_INVAL] += valid;
+				sms[s]->ctr.v[NG_CTR_L2_INVAL] += n;
 				break;
 			}
 	}
@@ -351,7 +396,7 @@ static const struct ng_key l2_keys[] = {
 
 const struct ng_component ng_l2_component = {
 	.name = "l2",
-	.desc = "per-GPU L2 caching remote lines, write-through; flushed at kernel boundaries, or kept coherent by HWC",
+	.desc = "per-GPU L2 caching remote and host lines, write-through; flushed at kernel boundaries, or kept coherent by HWC (host lines still dropped)",
 	.keys = l2_keys,
 	.counters = "l2",
 	.enabled = l2_enabled,
