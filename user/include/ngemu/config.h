@@ -82,6 +82,18 @@ enum ng_directory {
 	NG_DIR_REC,		/* range-coalesced entries */
 };
 
+/*
+ * How the GPUs are connected (model/link.c): a link per ordered pair, each
+ * at link-bw (mesh); one port per GPU each way into a switch (switch); or
+ * one link per GPU to the CPU, which GPU-to-GPU traffic crosses twice
+ * (hub). Switch and hub bound a GPU's traffic to link-bw each way.
+ */
+enum ng_link_topology {
+	NG_TOPO_MESH,
+	NG_TOPO_SWITCH,
+	NG_TOPO_HUB,
+};
+
 enum ng_dir_policy {
 	NG_DIR_LRU,
 	NG_DIR_FIFO,
@@ -132,6 +144,7 @@ struct ng_config {
 	double local_latency_ns;
 	double link_bw;			/* GB/s, each direction of each link */
 	double link_latency_ns;		/* one way */
+	enum ng_link_topology topology;	/* what link-bw is the bandwidth of */
 	unsigned int flit;		/* link bytes are rounded up to flits */
 	double host_bw;			/* GB/s, each direction, per GPU */
 	double host_latency_ns;		/* one way */
@@ -317,6 +330,7 @@ extern const char *const ng_mem_backend_names[3];
 extern const char *const ng_coherence_names[3];
 extern const char *const ng_replicate_names[3];
 extern const char *const ng_directory_names[5];
+extern const char *const ng_topology_names[3];
 extern const char *const ng_dir_policy_names[2];
 extern const char *const ng_remote_opt_names[4];
 extern const char *const ng_migrate_names[2];

@@ -41,6 +41,10 @@ const char *const ng_replicate_names[3] = {
 	[NG_REPL_NONE] = "none", [NG_REPL_RO] = "ro", [NG_REPL_ALL] = "all",
 };
 
+const char *const ng_topology_names[3] = {
+	"mesh", "switch", "hub",
+};
+
 const char *const ng_directory_names[5] = {
 	"off", "none", "dir", "hmg", "rec",
 };

@@ -121,9 +121,12 @@ unsigned int ng_config_mlp(const struct ng_config *c)
 double ng_config_remote_latency_ns(const struct ng_config *c)
 {
 	unsigned int bytes = (c->line + c->flit - 1) / c->flit * c->flit;
+	/* through a hub, each way crosses two links */
+	double hops = c->topology == NG_TOPO_HUB ? 2 : 1;
 
 	/* a remote load looks in the L2 first (a miss still costs the lookup) */
-	return (c->l2_size ? c->l2_latency_ns : 0) + 2 * c->link_latency_ns +
+	return (c->l2_size ? c->l2_latency_ns : 0) +
+	       2 * hops * c->link_latency_ns +
 	       c->local_latency_ns + c->line / c->local_bw + bytes / c->link_bw;
 }
 

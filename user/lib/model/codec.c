@@ -63,8 +63,7 @@ ng_ticks ng_codec_send(struct ng_codec *c, struct ng_sm *sm, unsigned int home,
 		       ng_ticks t, unsigned int units)
 {
 	struct ng_model *m = sm->model;
-	unsigned int ri = ng_res_link(m, home, sm->gpu);
-	ng_ticks lat = (ng_ticks)(m->cfg->link_latency_ns * NG_TICKS_PER_NS);
+	ng_ticks lat = ng_link_latency(m);
 	uint64_t k = (sm->time_base + t) / c->window;
 	struct ng_codec_slot *s = &c->slot[((size_t)home * c->ngpus + sm->gpu) *
 					   NG_CODEC_SLOTS + k % NG_CODEC_SLOTS];
@@ -94,9 +93,7 @@ ng_ticks ng_codec_send(struct ng_codec *c, struct ng_sm *sm, unsigned int home,
 		sm->ctr.v[NG_CTR_CODEC_FULL] += full;
 		/* the link carries the packet's flits as its units come */
 		if (add) {
-			ng_ticks dur, start = ng_reserve(sm, ri, t, add, &dur);
-
-			done = start + dur;
+			done = ng_link_xfer(sm, home, sm->gpu, t, add, NULL);
 			if (done > s->end)
 				s->end = done;
 			sm->ctr.v[NG_CTR_LINK_RX] += add;

@@ -314,12 +314,9 @@ static void invalidate(struct dir *d, unsigned int home, uint32_t gpus,
 	uint64_t item = li << INV_SHIFT | (d->coarse ? INV_REGION : 0) | why;
 
 	for (unsigned int g = 0; gpus; g++, gpus >>= 1) {
-		unsigned int ri;
-
 		if (!(gpus & 1))
 			continue;
-		ri = ng_res_link(m, home, g);
-		ng_resource_charge(m, ri, t, ng_cost(m, ri, d->flit));
+		ng_link_charge(m, home, g, t, d->flit);
 		inv_add(&d->inv[home][g], item);
 		c->v[why == INV_EVICT ? NG_CTR_DIR_INV_EVICT
 				      : NG_CTR_DIR_INV_WRITE]++;

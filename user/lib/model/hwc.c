@@ -217,14 +217,10 @@ static void broadcast_now(struct hwc *h, struct ng_sm *sm,
 			  const struct ng_req *r, uint64_t li,
 			  unsigned int from, ng_ticks t)
 {
-	struct ng_model *m = h->m;
-
 	for (unsigned int g = 0; g < h->ngpus; g++) {
-		ng_ticks dur;
-
 		if (g == r->gpu || g == r->home)
 			continue;
-		(void)ng_reserve(sm, ng_res_link(m, from, g), t, h->flit, &dur);
+		(void)ng_link_xfer(sm, from, g, t, h->flit, NULL);
 		inv_add(&h->inv[r->gpu][g], li);
 		sm->ctr.v[NG_CTR_INV_MSGS]++;
 		sm->ctr.v[NG_CTR_INV_BYTES] += h->flit;
@@ -313,8 +309,7 @@ static void home_broadcast(struct hwc *h, unsigned int home, uint64_t li,
 	for (unsigned int g = 0; g < h->ngpus; g++) {
 		if (g == writer || g == home)
 			continue;
-		ng_resource_charge(m, ng_res_link(m, home, g), t,
-				   ng_cost(m, ng_res_link(m, home, g), h->flit));
+		ng_link_charge(m, home, g, t, h->flit);
 		inv_add(&h->inv[home][g], li);
 		c->v[NG_CTR_INV_MSGS]++;
 		c->v[NG_CTR_INV_BYTES] += h->flit;

@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Link component: the inter-GPU links (one per ordered GPU pair, each
- * direction its own bandwidth server) and each GPU's CPU-GPU link. A load
+ * Link component: the inter-GPU fabric and each GPU's CPU-GPU link. The
+ * fabric's topology says which bandwidth servers a transfer crosses
+ * (ng_link_route()): on a mesh, the pair's own link (one per ordered GPU
+ * pair, each direction its own server), so a GPU sends (n - 1) x link-bw;
+ * behind a switch or a hub, the sender's port out and the receiver's port
+ * in, so a GPU sends and receives link-bw in all. A hub's GPUs reach each
+ * other through the CPU: two links, twice link-latency. A load
  * sends a small request one way (latency only: headers are not charged to
  * bandwidth) and gets the line back the other way (latency plus
  * serialization, queued behind other transfers in that direction); a
@@ -83,11 +88,11 @@ static bool link_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 	struct ng_model *m = sm->model;
 	const struct ng_config *c = m->cfg;
 	bool host = r->home == NG_HOME_HOST;
-	double lat = host ? c->host_latency_ns : c->link_latency_ns;
-	ng_ticks lat_t = (ng_ticks)(lat * NG_TICKS_PER_NS);
+	ng_ticks lat_t = host ? (ng_ticks)(c->host_latency_ns * NG_TICKS_PER_NS)
+			      : ng_link_latency(m);
+	double lat = (double)lat_t / NG_TICKS_PER_NS;
 	uint64_t bytes;
-	ng_ticks start, dur;
-	unsigned int ri;
+	ng_ticks start, dur, end;
 
 	(void)priv;
 	if (r->home == r->gpu)
@@ -100,12 +105,17 @@ static bool link_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 		r->t += lat_t;
 		return false;
 	}
-	bytes = host ? ng_host_bytes(c, 4 * (uint64_t)ng_popcount64(r->mask))
-		     : req_bytes(c, r);
-	ri = host ? ng_res_host(m, r->gpu, false)
-		  : ng_res_link(m, r->gpu, r->home);
-	start = ng_reserve(sm, ri, r->t, bytes, &dur);
-	r->t = start + dur + lat_t;
+	if (host) {
+		bytes = ng_host_bytes(c, 4 * (uint64_t)ng_popcount64(r->mask));
+		start = ng_reserve(sm, ng_res_host(m, r->gpu, false), r->t,
+				   bytes, &dur);
+		end = start + dur;
+	} else {
+		bytes = req_bytes(c, r);
+		end = ng_link_xfer(sm, r->gpu, r->home, r->t, bytes, &start);
+		dur = end - start;
+	}
+	r->t = end + lat_t;
 	sm->ctr.v[host ? NG_CTR_HOST_BYTES : NG_CTR_LINK_TX] += bytes;
 	if (c->inject)
 		owe(sm, dur, lat);
@@ -118,10 +128,11 @@ static void link_respond(void *priv, struct ng_sm *sm, struct ng_req *r)
 	struct ng_model *m = sm->model;
 	const struct ng_config *c = m->cfg;
 	bool host = r->home == NG_HOME_HOST;
-	double lat = host ? c->host_latency_ns : c->link_latency_ns;
+	ng_ticks lat_t = host ? (ng_ticks)(c->host_latency_ns * NG_TICKS_PER_NS)
+			      : ng_link_latency(m);
+	double lat = (double)lat_t / NG_TICKS_PER_NS;
 	uint64_t bytes;
-	ng_ticks start, dur;
-	unsigned int ri;
+	ng_ticks start, dur, end;
 
 	if (r->home == r->gpu || r->op == NG_OP_STORE)
 		return;
@@ -140,10 +151,15 @@ static void link_respond(void *priv, struct ng_sm *sm, struct ng_req *r)
 			bytes = ng_host_bytes(c, r->op == NG_OP_LOAD ? c->line :
 					  4 * (uint64_t)ng_popcount64(r->mask));
 	}
-	ri = host ? ng_res_host(m, r->gpu, true)
-		  : ng_res_link(m, r->home, r->gpu);
-	start = ng_reserve(sm, ri, r->t, bytes, &dur);
-	r->t = start + dur + (ng_ticks)(lat * NG_TICKS_PER_NS);
+	if (host) {
+		start = ng_reserve(sm, ng_res_host(m, r->gpu, true), r->t, bytes,
+				   &dur);
+		end = start + dur;
+	} else {
+		end = ng_link_xfer(sm, r->home, r->gpu, r->t, bytes, &start);
+		dur = end - start;
+	}
+	r->t = end + lat_t;
 	sm->ctr.v[host ? NG_CTR_HOST_BYTES : NG_CTR_LINK_RX] += bytes;
 	if (!host)
 		sm->ctr.v[NG_CTR_XACT_DATA]++;
@@ -184,9 +200,11 @@ static void link_destroy(void *priv)
 
 static const struct ng_key link_keys[] = {
 	NG_KEY_NUM("link-bw", NG_KEY_DOUBLE, link_bw, 0.001, 1e6,
-		   "inter-GPU link bandwidth, each direction, GB/s"),
+		   "inter-GPU link bandwidth, each direction, GB/s: of each pair's link (mesh) or each GPU's port (switch, hub)"),
 	NG_KEY_NUM("link-latency", NG_KEY_DOUBLE, link_latency_ns, 0, 1e6,
-		   "inter-GPU link latency, one way, ns"),
+		   "inter-GPU link latency, one way, ns (a hub: per link, two links GPU to GPU)"),
+	NG_KEY_CHOICE("topology", topology, ng_topology_names,
+		      "mesh (a link of link-bw per GPU pair and direction), switch (one port of link-bw per GPU and direction), hub (one link of link-bw per GPU to the CPU, crossed twice GPU to GPU)"),
 	NG_KEY_NUM("flit", NG_KEY_UINT, flit, 1, 4096,
 		   "link transfers round up to this, bytes"),
 	NG_KEY_NUM("host-bw", NG_KEY_DOUBLE, host_bw, 0.001, 1e6,
@@ -206,7 +224,7 @@ static const struct ng_key link_keys[] = {
 
 const struct ng_component ng_link_component = {
 	.name = "link",
-	.desc = "inter-GPU links and CPU-GPU links: latency and bandwidth per direction, in flits",
+	.desc = "the inter-GPU fabric (a mesh of links, a switch or a hub) and the CPU-GPU links: latency and bandwidth per direction, in flits",
 	.keys = link_keys,
 	.counters = "link codec",
 	.remote_only = true,

@@ -131,7 +131,6 @@ static void migrate_sync(void *priv, unsigned int phase, unsigned int home)
 	for (size_t i = 0; i < n; i++) {
 		const struct fault *f = &all[i];
 		unsigned int gpu = f->ev.gpu;
-		unsigned int ri = ng_res_link(m, home, gpu);
 
 		if (d->moved[f->page] ||
 		    atomic_load_explicit(&m->space->loc[f->page],
@@ -140,7 +139,7 @@ static void migrate_sync(void *priv, unsigned int phase, unsigned int home)
 		d->moved[f->page] = 1;
 		atomic_store_explicit(&m->space->loc[f->page], (uint8_t)gpu,
 				      memory_order_relaxed);
-		ng_resource_charge(m, ri, f->ev.t, ng_cost(m, ri, page));
+		ng_link_charge(m, home, gpu, f->ev.t, page);
 		m->gctr[home].v[NG_CTR_MIG_PAGES]++;
 		m->gctr[home].v[NG_CTR_MIG_BYTES] += page;
 	}

@@ -149,7 +149,6 @@ static void write_back(struct rdma *d, struct ng_sm *sm, struct rdma_cache *c,
 	uintptr_t line = line_of(d, c, i);
 	unsigned int home = ng_home_at(m->space, line, sm->gpu, sm->now);
 	uint64_t bytes;
-	ng_ticks dur;
 
 	if (!c->dirty[i])
 		return;
@@ -158,7 +157,7 @@ static void write_back(struct rdma *d, struct ng_sm *sm, struct rdma_cache *c,
 	c->dirty[i] = 0;
 	if (home == sm->gpu || home == NG_HOME_HOST)
 		return;
-	(void)ng_reserve(sm, ng_res_link(m, sm->gpu, home), t, bytes, &dur);
+	(void)ng_link_xfer(sm, sm->gpu, home, t, bytes, NULL);
 	sm->ctr.v[NG_CTR_LINK_TX] += bytes;
 	sm->ctr.v[NG_CTR_RDMA_WB_BYTES] += bytes;
 	sm->ctr.v[NG_CTR_XACT_DATA]++;
@@ -284,7 +283,7 @@ static ng_ticks flush(struct rdma *d, struct ng_sm *sm, unsigned int g)
 		c->dirty[i] = 0;
 	}
 	for (unsigned int h = 0; h < m->ngpus; h++) {
-		ng_ticks t = ng_cost(m, ng_res_link(m, g, h), bytes[h]);
+		ng_ticks t = ng_link_cost(m, g, h, bytes[h]);
 
 		if (t > longest)
 			longest = t;

@@ -104,7 +104,6 @@ static void repl_route(void *priv, struct ng_sm *sm, struct ng_req *r)
 	struct repl *p = priv;
 	struct ng_model *m = p->m;
 	uint64_t pg, *own, bytes = 1ULL << m->space->page_shift;
-	ng_ticks dur;
 	uint32_t v;
 	bool mine;
 
@@ -135,7 +134,7 @@ static void repl_route(void *priv, struct ng_sm *sm, struct ng_req *r)
 	*own |= 1ULL << (pg % 64);
 	log_page(&p->copied[r->gpu], pg);
 	/* the copy crosses the link (in the background) */
-	(void)ng_reserve(sm, ng_res_link(m, r->home, r->gpu), r->t, bytes, &dur);
+	(void)ng_link_xfer(sm, r->home, r->gpu, r->t, bytes, NULL);
 	sm->ctr.v[NG_CTR_REPL_PAGES]++;
 	sm->ctr.v[NG_CTR_REPL_BYTES] += bytes;
 	sm->ctr.v[NG_CTR_LINK_RX] += bytes;

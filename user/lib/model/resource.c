@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Bandwidth servers (model.h): each GPU's memory, each direction of each
- * inter-GPU link and of each CPU-GPU link, as calendars of capacity bins.
+ * inter-GPU link, of each CPU-GPU link and of each GPU's fabric port (a
+ * switch or a hub: ng_link_route()), as calendars of capacity bins.
  * During an interval the bins are read-only and each GPU books into its
  * own shadow (a small hash of the bins it touched, used by that GPU's
  * host thread alone); ng_model_sync() merges the shadows.
@@ -38,7 +39,7 @@ int ng_resources_init(struct ng_model *m)
 	const struct ng_config *cfg = m->cfg;
 	unsigned int n = m->ngpus;
 
-	m->nres = n + n * n + 2 * n;
+	m->nres = n + n * n + 4 * n;
 	m->res = calloc(m->nres, sizeof(*m->res));
 	if (!m->res)
 		return -ENOMEM;
@@ -48,6 +49,8 @@ int ng_resources_init(struct ng_model *m)
 			m->res[ng_res_link(m, g, h)].cost_fp = cost_fp(cfg->link_bw);
 		m->res[ng_res_host(m, g, true)].cost_fp = cost_fp(cfg->host_bw);
 		m->res[ng_res_host(m, g, false)].cost_fp = cost_fp(cfg->host_bw);
+		m->res[ng_res_port(m, g, true)].cost_fp = cost_fp(cfg->link_bw);
+		m->res[ng_res_port(m, g, false)].cost_fp = cost_fp(cfg->link_bw);
 	}
 	for (unsigned int i = 0; i < m->nres; i++) {
 		struct ng_resource *r = &m->res[i];

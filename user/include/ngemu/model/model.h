@@ -193,6 +193,36 @@ static inline unsigned int ng_res_host(const struct ng_model *m,
 	return m->ngpus + m->ngpus * m->ngpus + 2 * g + (to_gpu ? 1 : 0);
 }
 
+/*
+ * GPU @g's one port into the fabric (topology switch or hub): @in selects
+ * the direction fabric -> GPU.
+ */
+static inline unsigned int ng_res_port(const struct ng_model *m,
+				       unsigned int g, bool in)
+{
+	return m->ngpus + m->ngpus * m->ngpus + 2 * m->ngpus + 2 * g +
+	       (in ? 1 : 0);
+}
+
+/*
+ * The bandwidth servers data from GPU @from to GPU @to crosses, in order:
+ * the pair's own link on a mesh; on a switch or a hub, the sender's port
+ * out and the receiver's port in.
+ */
+struct ng_route {
+	unsigned int n;
+	unsigned int ri[2];
+};
+
+static inline struct ng_route ng_link_route(const struct ng_model *m,
+					    unsigned int from, unsigned int to)
+{
+	if (m->cfg->topology == NG_TOPO_MESH)
+		return (struct ng_route){ 1, { ng_res_link(m, from, to), 0 } };
+	return (struct ng_route){ 2, { ng_res_port(m, from, false),
+				       ng_res_port(m, to, true) } };
+}
+
 /* Per emulated SM: private to the thread that runs it. */
 struct ng_sm {
 	struct ng_model *model;
@@ -370,6 +400,70 @@ static inline ng_ticks ng_reserve(struct ng_sm *sm, unsigned int ri,
 {
 	*dur_out = ng_cost(sm->model, ri, bytes);
 	return ng_reserve_dur(sm, ri, t, *dur_out);
+}
+
+/*
+ * Send @bytes from GPU @from to GPU @to, ready at @t, over the topology's
+ * route: each server is booked in turn, a hop starting no earlier than the
+ * one before it (cut-through). Returns when the last byte has left the
+ * last server; latency is the caller's (ng_link_latency()). With @start,
+ * when the first byte left the first one.
+ */
+static inline ng_ticks ng_link_xfer(struct ng_sm *sm, unsigned int from,
+				    unsigned int to, ng_ticks t, uint64_t bytes,
+				    ng_ticks *start)
+{
+	struct ng_route rt = ng_link_route(sm->model, from, to);
+	ng_ticks s = t, end = 0, dur;
+
+	for (unsigned int i = 0; i < rt.n; i++) {
+		s = ng_reserve(sm, rt.ri[i], s, bytes, &dur);
+		if (!i && start)
+			*start = s;
+		if (s + dur > end)
+			end = s + dur;
+	}
+	return end;
+}
+
+/* ng_resource_charge() on every server of the route (background work). */
+static inline void ng_link_charge(struct ng_model *m, unsigned int from,
+				  unsigned int to, ng_ticks t, uint64_t bytes)
+{
+	struct ng_route rt = ng_link_route(m, from, to);
+
+	for (unsigned int i = 0; i < rt.n; i++)
+		ng_resource_charge(m, rt.ri[i], t, ng_cost(m, rt.ri[i], bytes));
+}
+
+/* What @bytes from @from to @to take on the route's slowest server. */
+static inline ng_ticks ng_link_cost(const struct ng_model *m,
+				    unsigned int from, unsigned int to,
+				    uint64_t bytes)
+{
+	struct ng_route rt = ng_link_route(m, from, to);
+	ng_ticks worst = 0;
+
+	for (unsigned int i = 0; i < rt.n; i++) {
+		ng_ticks d = ng_cost(m, rt.ri[i], bytes);
+
+		if (d > worst)
+			worst = d;
+	}
+	return worst;
+}
+
+/*
+ * One way, GPU to GPU: link-latency, twice on a hub (through the CPU's
+ * two links).
+ */
+static inline ng_ticks ng_link_latency(const struct ng_model *m)
+{
+	double ns = m->cfg->link_latency_ns;
+
+	if (m->cfg->topology == NG_TOPO_HUB)
+		ns *= 2;
+	return (ng_ticks)(ns * NG_TICKS_PER_NS);
 }
 
 /*
