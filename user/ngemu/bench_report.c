@@ -107,6 +107,7 @@ void ng_bench_print_json(const struct ng_config *cfg,
 	ng_json_kv_uint(&j, "l2_size", cfg->l2_size);
 	ng_json_kv_double(&j, "local_bw_gbs", cfg->local_bw);
 	ng_json_kv_double(&j, "link_bw_gbs", cfg->link_bw);
+	ng_json_kv_string(&j, "topology", ng_topology_names[cfg->topology]);
 	ng_json_kv_string(&j, "placement", ng_placement_name(cfg->placement));
 	ng_json_kv_string(&j, "sched", ng_sched_name(cfg->sched));
 	ng_json_kv_bool(&j, "steal", cfg->steal);
@@ -333,10 +334,11 @@ void ng_bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
 	       r->threads, r->threads == 1 ? "" : "s",
 	       cfg->deterministic ? " (deterministic)" : "");
 	print_mechanisms(cfg);
-	printf("model      line %u B, page %s, local %g GB/s %g ns, link %g GB/s %g ns, %g warp instructions/cycle/SM%s\n",
+	printf("model      line %u B, page %s, local %g GB/s %g ns, link %g GB/s %g ns (%s), %g warp instructions/cycle/SM%s\n",
 	       cfg->line, ng_format_bytes(cfg->page, b1, sizeof(b1)),
 	       cfg->local_bw, cfg->local_latency_ns, cfg->link_bw,
-	       cfg->link_latency_ns, cfg->ipc, cfg->inject ? ", injected" : "");
+	       cfg->link_latency_ns, ng_topology_names[cfg->topology], cfg->ipc,
+	       cfg->inject ? ", injected" : "");
 	(void)b2;
 	printf("workload   %s per array, %llu elements, %u iteration%s, placement %s, sched %s%s\n",
 	       ng_format_bytes(r->size, b1, sizeof(b1)),

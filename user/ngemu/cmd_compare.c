@@ -287,6 +287,7 @@ static void cmp_print_json(const struct ng_config *cfg, const struct cmp_row *ro
 	ng_json_kv_uint(&j, "l2_size", cfg->l2_size);
 	ng_json_kv_uint(&j, "rdc_size", cfg->rdc_size);
 	ng_json_kv_double(&j, "link_bw_gbs", cfg->link_bw);
+	ng_json_kv_string(&j, "topology", ng_topology_names[cfg->topology]);
 	ng_json_key(&j, "runs");
 	ng_json_array_begin(&j);
 	for (unsigned int i = 0; i < n; i++) {
@@ -466,18 +467,20 @@ int ng_bench_compare(const struct ng_config *base,
 	} else if (fmt == 2) {
 		cmp_print_csv(rows, nrows, key[0] ? key : NULL);
 	} else if (fam == CMP_DUALOPT) {
-		printf("ngemu bench --compare %s: %u GPUs, L1 %s/CU, RDMA cache %s/GPU, link %g GB/s in %u B flits%s\n",
+		printf("ngemu bench --compare %s: %u GPUs, L1 %s/CU, RDMA cache %s/GPU, link %g GB/s in %u B flits (%s)%s\n",
 		       wl->name, base->gpus,
 		       ng_format_bytes(base->l1_size, err, 32),
 		       ng_format_bytes(base->rdma_size, err + 32, 32),
 		       base->link_bw, base->flit,
+		       ng_topology_names[base->topology],
 		       base->deterministic ? ", deterministic" : "");
 		ng_cmp_dualopt_human(rows, nrows, key[0] ? key : NULL);
 	} else if (fam == CMP_CODA) {
-		printf("ngemu bench --compare %s: %u GPUs x %u SMs, FGP %llu B, %g GB/s local, %g GB/s links%s\n",
+		printf("ngemu bench --compare %s: %u GPUs x %u SMs, FGP %llu B, %g GB/s local, %g GB/s links (%s)%s\n",
 		       wl->name, base->gpus, base->sms,
 		       (unsigned long long)base->fgp_granularity, base->local_bw,
-		       base->link_bw, base->deterministic ? ", deterministic" : "");
+		       base->link_bw, ng_topology_names[base->topology],
+		       base->deterministic ? ", deterministic" : "");
 		ng_cmp_coda_human(rows, nrows, key[0] ? key : NULL);
 	} else if (fam == CMP_SCALEGPU) {
 		printf("ngemu bench --compare %s: %u GPU%s, %u B per tag, TMH %u/%u x %u, host link %g GB/s, %g ns each way%s\n",
@@ -489,22 +492,24 @@ int ng_bench_compare(const struct ng_config *base,
 	} else if (fam == CMP_REC) {
 		char b1[32], b2[32];
 
-		printf("ngemu bench --compare %s: %u GPUs, L1 %s/CU, L2 %s/GPU, %u directory entries (%u-way, %s), link %g GB/s%s\n",
+		printf("ngemu bench --compare %s: %u GPUs, L1 %s/CU, L2 %s/GPU, %u directory entries (%u-way, %s), link %g GB/s (%s)%s\n",
 		       wl->name, base->gpus,
 		       ng_format_bytes(base->l1_size, b1, sizeof(b1)),
 		       ng_format_bytes(base->l2_size, b2, sizeof(b2)),
 		       base->dir_entries, base->dir_ways,
 		       ng_dir_policy_names[base->dir_policy], base->link_bw,
+		       ng_topology_names[base->topology],
 		       base->deterministic ? ", deterministic" : "");
 		ng_cmp_rec_human(rows, nrows, key[0] ? key : NULL);
 	} else {
 		char b1[32], b2[32];
 
-		printf("ngemu bench --compare %s: %u GPUs, L2 %s/GPU, RDC %s/GPU, link %g GB/s%s\n",
+		printf("ngemu bench --compare %s: %u GPUs, L2 %s/GPU, RDC %s/GPU, link %g GB/s (%s)%s\n",
 		       wl->name, base->gpus,
 		       ng_format_bytes(base->l2_size, b1, sizeof(b1)),
 		       ng_format_bytes(base->rdc_size, b2, sizeof(b2)),
-		       base->link_bw, base->deterministic ? ", deterministic" : "");
+		       base->link_bw, ng_topology_names[base->topology],
+		       base->deterministic ? ", deterministic" : "");
 		printf("t/ideal: modeled time over the ideal's; speedup: over numa-gpu; remote%%: requests homed on\n"
 		       "another GPU; link%%: requests served over a link (not by L2, RDC or a replica);\n"
 		       "mem-ovh: carve-out share of device memory (CARVE) or replica growth of the footprint (repl-ro)\n\n");

@@ -58,6 +58,11 @@ static const struct ng_config base = {
 static void carve(struct ng_config *c)
 {
 	c->page = 2 << 20;	/* Table III: 2 MB OS pages */
+	/*
+	 * Table III: "Inter-GPU interconnect 64 GB/s per link, uni-
+	 * directional", NVLink between every pair: a mesh (the default)
+	 */
+	c->topology = NG_TOPO_MESH;
 	/* IV-A: a 2 GB RDC of each GPU's 32 GB, with hardware coherence */
 	c->rdc_pct = 6.25;
 	c->coherence = NG_COH_HWC;
@@ -106,6 +111,12 @@ static void dualopt(struct ng_config *c)
 	c->remote_opt = NG_RO_AUTO;
 	/* MGPUSim's L2 is memory-side: 0.5 MB beside the RDMA cache */
 	c->msl2_size = 512 << 10;
+	/*
+	 * "The GPUs are interconnected via PCIe-like interconnect (4th
+	 * generation)" (section 5), which MGPUSim builds as a switch: each
+	 * GPU one port of 64 GB/s each way
+	 */
+	c->topology = NG_TOPO_SWITCH;
 	mgpusim_cu(c);
 	/* Table 1: "MSHR 32 entries" */
 	c->mshr_entries = 32;
@@ -127,7 +138,13 @@ static void rec(struct ng_config *c)
 	c->l1_size = 16 << 10;
 	c->l2_size = 2 << 20;
 	c->mem_per_gpu = 4ULL << 30;
+	/*
+	 * Table 2: "Inter-GPU bandwidth 300 GB/s, bi-directional" per GPU,
+	 * NVLink through a switch (DGX-A100-like; MGPUSim's GPUs sit behind
+	 * a switch): one port of 150 GB/s each way
+	 */
 	c->link_bw = 150;
+	c->topology = NG_TOPO_SWITCH;
 	c->rdc_size = 0;
 	c->rdc_pct = 0;
 	c->directory = NG_DIR_REC;
@@ -163,7 +180,13 @@ static void coda(struct ng_config *c)
 	c->l2_size = 1 << 20;
 	c->l2_latency_ns = 5;
 	c->local_bw = 256;
+	/*
+	 * Table 1: "4 GPUs connected to the CPU with processor-centric
+	 * topology", "16GB/s Remote bandwidth": each GPU one link of
+	 * 16 GB/s to the CPU, GPU-to-GPU traffic through it (a hub)
+	 */
 	c->link_bw = 16;
+	c->topology = NG_TOPO_HUB;
 	c->mem_per_gpu = 8ULL << 30;
 	/* CODA: chunks with their blocks (B from a profile), FGP at 128 B */
 	c->placement = NG_PLACE_CODA;
