@@ -229,7 +229,7 @@ int ng_cmd_bench(int argc, char **argv)
 	struct progress prog = { 0 };
 	const struct ng_workload *wl = NULL;
 	struct ng_system *sys;
-	bool json = false, list = false, prefetch = false, paper = false;
+	bool json = false, csv = false, list = false, prefetch = false, paper = false;
 	unsigned int paper_div = 1;
 	unsigned int agreement = 0;
 	char err[512];
@@ -276,6 +276,7 @@ int ng_cmd_bench(int argc, char **argv)
 			json = true;
 			fmt = 1;
 		} else if (!strcmp(a, "--csv")) {
+			csv = true;
 			fmt = 2;
 		} else if (!strcmp(a, "--compare")) {
 			compare = true;
@@ -338,6 +339,8 @@ int ng_cmd_bench(int argc, char **argv)
 			return ng_usage_error("bench", "unexpected argument '%s'", a);
 		}
 	}
+	if (csv && json)
+		return ng_usage_error("bench", "--csv and --json: one output format at a time");
 	if (list) {
 		print_list(json);
 		return NG_EXIT_OK;
