@@ -63,7 +63,7 @@ static void bench_usage(FILE *out)
 		"                      (e.g. rdc-size=1M,2M,4M,8M, link-bw=32,64,128,\n"
 		"                      xfer-gran=4,8,16, codec-timeout=10,30,50,\n"
 		"                      device-mem=100%%,50%%,25%%,12.5%% or tag-bytes=256,2048)\n"
-		"      --csv           with --compare: comma-separated output\n"
+		"      --csv           with --compare: comma-separated output (not with --json)\n"
 		"      --agreement N   with --compare: each system once --deterministic and\n"
 		"                      N times threaded, the modeled times side by side (exit 1\n"
 		"                      if a threaded mean is off by more than 1%% or runs\n"

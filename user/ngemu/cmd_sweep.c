@@ -7,7 +7,10 @@
  * workload, the system, the other options) and ngemu's version: a point
  * whose file exists is not run again, so an interrupted sweep resumes
  * where it stopped. A result file is written under another name and
- * renamed when the run has ended, so a killed run leaves no result.
+ * renamed when the run has ended and its output is one complete result
+ * (a full disk cuts it short), so a killed run leaves no result; a file
+ * that is not one (from an older ngemu) runs again. SIGINT and SIGTERM
+ * end the runs under way and remove their files (interrupt.h).
  * Then OUT/results.csv and OUT/results.json, a row per point, and a
  * gnuplot script with its data (OUT/plot.gp, plot.dat) and its drawings,
  * plot.svg and plot.png.
