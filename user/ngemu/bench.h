@@ -54,6 +54,12 @@ void ng_bench_counters_json(struct ng_json *j, const struct ng_counters *c);
 /* "1.50 M", "3.000 us": numbers and durations for people. */
 const char *ng_fmt_si(double v, char *buf, size_t len);
 const char *ng_fmt_dur(double s, char *buf, size_t len);
+/*
+ * Duration @s in a table's column whose largest value is @max: in the
+ * unit that suits @max, so that one column has one unit (rows in us and
+ * ms side by side read as the wrong order of magnitude).
+ */
+const char *ng_fmt_dur_col(double s, double max, char *buf, size_t len);
 
 /*
  * The families of --compare's systems: CARVE's (normalized to the ideal,
@@ -101,6 +107,9 @@ struct cmp_row {
 	uint64_t inv_msgs;
 	struct ng_config cfg;		/* as it ran */
 };
+
+/* The largest modeled time of @n compare rows, for ng_fmt_dur_col(). */
+double ng_cmp_max_modeled(const struct cmp_row *rows, unsigned int n);
 
 /* REC's tables (compare_rec.c): human and CSV, and its JSON fields. */
 void ng_cmp_rec_human(const struct cmp_row *rows, unsigned int n,

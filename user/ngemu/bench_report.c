@@ -233,6 +233,27 @@ const char *ng_fmt_dur(double s, char *buf, size_t len)
 	return buf;
 }
 
+const char *ng_fmt_dur_col(double s, double max, char *buf, size_t len)
+{
+	if (max >= 1)
+		snprintf(buf, len, "%.3f s", s);
+	else if (max >= 1e-3)
+		snprintf(buf, len, "%.3f ms", s * 1e3);
+	else
+		snprintf(buf, len, "%.3f us", s * 1e6);
+	return buf;
+}
+
+double ng_cmp_max_modeled(const struct cmp_row *rows, unsigned int n)
+{
+	double max = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		if (rows[i].r.modeled_s > max)
+			max = rows[i].r.modeled_s;
+	return max;
+}
+
 static double frac(uint64_t a, uint64_t b)
 {
 	return b ? (double)a / (double)b : 0;

@@ -108,6 +108,7 @@ int ng_bench_agreement(const struct ng_config *base,
 	struct agree_row *rows;
 	unsigned int nsel, missed = 0;
 	char err[512], b1[32], b2[32];
+	double tmax = 0;
 
 	if (!runs || runs > AGREE_MAX_RUNS)
 		return ng_usage_error("bench", "--agreement: 1 to %d threaded runs",
@@ -161,12 +162,15 @@ int ng_bench_agreement(const struct ng_config *base,
 		       100 * AGREE_SPREAD);
 		printf("%-11s %14s %14s %8s %8s %-6s %s\n", "system", "deterministic",
 		       "threaded mean", "spread", "diff", "within", "verified");
+		/* both columns in one unit: they are compared */
+		for (unsigned int i = 0; i < nsel; i++)
+			tmax = fmax(tmax, fmax(rows[i].det, rows[i].mean));
 		for (unsigned int i = 0; i < nsel; i++) {
 			const struct agree_row *w = &rows[i];
 
 			printf("%-11s %14s %14s %7.2f%% %+7.2f%% %-6s %s\n",
-			       w->sys->name, ng_fmt_dur(w->det, b1, sizeof(b1)),
-			       ng_fmt_dur(w->mean, b2, sizeof(b2)),
+			       w->sys->name, ng_fmt_dur_col(w->det, tmax, b1, sizeof(b1)),
+			       ng_fmt_dur_col(w->mean, tmax, b2, sizeof(b2)),
 			       100 * w->spread, 100 * w->diff,
 			       w->within ? "yes" : "NO", w->verified ? "yes" : "NO");
 		}

@@ -63,7 +63,7 @@ static void bench_usage(FILE *out)
 		"                      (e.g. rdc-size=1M,2M,4M,8M, link-bw=32,64,128,\n"
 		"                      xfer-gran=4,8,16, codec-timeout=10,30,50,\n"
 		"                      device-mem=100%%,50%%,25%%,12.5%% or tag-bytes=256,2048)\n"
-		"      --csv           with --compare: comma-separated output\n"
+		"      --csv           with --compare: comma-separated output (not with --json)\n"
 		"      --agreement N   with --compare: each system once --deterministic and\n"
 		"                      N times threaded, the modeled times side by side (exit 1\n"
 		"                      if a threaded mean is off by more than 1%% or runs\n"
@@ -229,7 +229,7 @@ int ng_cmd_bench(int argc, char **argv)
 	struct progress prog = { 0 };
 	const struct ng_workload *wl = NULL;
 	struct ng_system *sys;
-	bool json = false, list = false, prefetch = false, paper = false;
+	bool json = false, csv = false, list = false, prefetch = false, paper = false;
 	unsigned int paper_div = 1;
 	unsigned int agreement = 0;
 	char err[512];
@@ -276,6 +276,7 @@ int ng_cmd_bench(int argc, char **argv)
 			json = true;
 			fmt = 1;
 		} else if (!strcmp(a, "--csv")) {
+			csv = true;
 			fmt = 2;
 		} else if (!strcmp(a, "--compare")) {
 			compare = true;
@@ -338,6 +339,8 @@ int ng_cmd_bench(int argc, char **argv)
 			return ng_usage_error("bench", "unexpected argument '%s'", a);
 		}
 	}
+	if (csv && json)
+		return ng_usage_error("bench", "--csv and --json: one output format at a time");
 	if (list) {
 		print_list(json);
 		return NG_EXIT_OK;

@@ -218,6 +218,7 @@ int ng_cmp_apply(struct ng_config *c, const struct cmp_system *s,
 static void cmp_print_human(const struct cmp_row *rows, unsigned int n,
 			    const char *sweep_key)
 {
+	const double tmax = ng_cmp_max_modeled(rows, n);
 	char b1[32], b2[32], b3[32];
 
 	/* The sweep column only when there is a sweep: no blank margin. */
@@ -239,7 +240,7 @@ static void cmp_print_human(const struct cmp_row *rows, unsigned int n,
 			printf("%-12s ", w->sweep);
 		printf("%-11s %-8s %11s %7.3f %7s %8.1f %7.1f %8.1f %10s %9llu %7.1f%% %9s\n",
 		       w->sys->name, w->r.verified ? "yes" : "NO",
-		       ng_fmt_dur(w->r.modeled_s, b1, sizeof(b1)), w->norm, sp,
+		       ng_fmt_dur_col(w->r.modeled_s, tmax, b1, sizeof(b1)), w->norm, sp,
 		       100 * w->r.remote_frac, 100 * w->r.link_frac,
 		       100 * w->r.rdc_hit_rate,
 		       ng_format_bytes(w->r.link_bytes, b2, sizeof(b2)),

@@ -17,13 +17,17 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "commands.h"
+#include "interrupt.h"
+#include "out_file.h"
 #include "reproduce.h"
+#include "sweep.h"
 #include "ngemu/util/json.h"
 #include "ngemu/workloads/workload.h"
 
@@ -49,8 +53,11 @@ static void reproduce_usage(FILE *out)
 		"      --data FILE  the paper's experiments and claims\n"
 		"  -h, --help       show this help and exit\n"
 		"\n"
-		"Exit status: 0 every claim's direction as the paper's, 1 some not (or a\n"
-		"run failed), 2 usage error.\n");
+		"Exit status: 0 every point has a result and every claim is in the\n"
+		"paper's direction, 1 a run failed, a point has no result or an output\n"
+		"could not be written, 2 usage error, 3 every point has a result but\n"
+		"ngemu differs from the paper (a claim not in its direction), 130/143\n"
+		"stopped by SIGINT/SIGTERM (run it again to resume).\n");
 }
 
 /* The data file of @paper beside the ngemu that runs: build or install. */
@@ -130,27 +137,24 @@ static int write_outputs(const char *out, const char *paper,
 			 const struct rp_paper *p, unsigned int shown,
 			 const struct rp_row *r, unsigned int n, const char *sizes)
 {
+	static const char *const name[3] = { "claims.csv", "claims.json", "report.md" };
+	struct ng_out o[3];
 	char path[1024];
 	FILE *csv, *md, *js;
 	struct ng_json j;
+	int bad = 0;
 
-	snprintf(path, sizeof(path), "%s/claims.csv", out);
-	csv = fopen(path, "w");
-	snprintf(path, sizeof(path), "%s/claims.json", out);
-	js = fopen(path, "w");
-	snprintf(path, sizeof(path), "%s/report.md", out);
-	md = fopen(path, "w");
-	if (!csv || !js || !md) {
-		if (csv)
-			fclose(csv);
-		if (js)
-			fclose(js);
-		if (md)
-			fclose(md);
-		fprintf(stderr, "ngemu reproduce: cannot write in %s: %s\n", out,
-			strerror(errno));
-		return -1;
+	for (int i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "%s/%s", out, name[i]);
+		if (ng_out_open(&o[i], "reproduce", path)) {
+			while (i--)
+				ng_out_abort(&o[i]);
+			return -1;
+		}
 	}
+	csv = o[0].f;
+	js = o[1].f;
+	md = o[2].f;
 	fprintf(csv, "claim,source,metric,system,reference,workloads,paper,ngemu,ngemu_over_paper,direction\n");
 	ng_json_init(&j, js, true);
 	ng_json_object_begin(&j);
@@ -202,11 +206,15 @@ static int write_outputs(const char *out, const char *paper,
 		"Raw results: results.csv, results.json, points/ (one file per run);\n"
 		"the figures' sweeps: sweeps/ID/.\n",
 		p->ref);
-	ng_rp_write_figures(out, p, r, n, md);
-	fclose(csv);
-	fclose(js);
-	fclose(md);
-	return 0;
+	bad = ng_rp_write_figures(out, p, r, n, md);
+	/* all three, or none where one failed: they are one report */
+	for (int i = 0; i < 3; i++) {
+		if (bad)
+			ng_out_abort(&o[i]);
+		else
+			bad = ng_out_commit(&o[i]);
+	}
+	return bad ? -1 : 0;
 }
 
 int ng_cmd_reproduce(int argc, char **argv)
@@ -216,6 +224,7 @@ int ng_cmd_reproduce(int argc, char **argv)
 	const char *paper = NULL, *out = NULL, *data = NULL;
 	char path[1024], outbuf[256], sizes[512], *sv[RP_MAX_ARGS];
 	unsigned int n, shown = 0;
+	size_t missing = 0;
 	int sc = 0, nbase, sret, ret = NG_EXIT_USAGE;
 	FILE *f;
 
@@ -285,16 +294,22 @@ int ng_cmd_reproduce(int argc, char **argv)
 	sv[sc++] = "--out";
 	sv[sc++] = (char *)out;
 	sv[sc] = NULL;
-	ret = ng_cmd_sweep(sc, sv);
+	ret = ng_sweep_main(sc, sv, &missing);
 	if (ret == NG_EXIT_USAGE)
 		goto out;
-	sret = ng_rp_run_sweeps(out, p, sv + 1, nbase);
+	sret = ng_interrupted() ? ret : ng_rp_run_sweeps(out, p, sv + 1, nbase, &missing);
 	if (sret == NG_EXIT_USAGE) {
 		ret = sret;
 		goto out;
 	}
 	if (sret > ret)
 		ret = sret;
+	if (ng_interrupted()) {
+		fprintf(stderr, "ngemu reproduce %s: stopped by %s before its report; the points with a result are kept in %s: run the same command again to run the rest\n",
+			paper, ng_interrupted() == SIGINT ? "SIGINT" : "SIGTERM", out);
+		ret = ng_interrupt_status(ng_interrupted());
+		goto out;
+	}
 	n = ng_rp_read_rows(out, r, RP_MAX_ROWS);
 	for (unsigned int i = 0; i < p->n; i++) {
 		struct rp_claim *c = &p->c[i];
@@ -309,10 +324,13 @@ int ng_cmd_reproduce(int argc, char **argv)
 		ret = NG_EXIT_FAIL;
 		goto out;
 	}
-	printf("ngemu reproduce %s: %u of %u claims in the paper's direction: %s/report.md\n",
-	       paper, shown, p->n, out);
-	if (ret == NG_EXIT_OK && shown < p->n)
+	printf("ngemu reproduce %s: %u of %u claims in the paper's direction, %zu points without a result: %s/report.md\n",
+	       paper, shown, p->n, missing, out);
+	if (missing && ret == NG_EXIT_OK)
 		ret = NG_EXIT_FAIL;
+	/* every run verified, and ngemu differs: not a failure of a run */
+	if (ret == NG_EXIT_OK && shown < p->n)
+		ret = NG_EXIT_DIFFERS;
 out:
 	free(p);
 	free(r);

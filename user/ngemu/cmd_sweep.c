@@ -7,7 +7,10 @@
  * workload, the system, the other options) and ngemu's version: a point
  * whose file exists is not run again, so an interrupted sweep resumes
  * where it stopped. A result file is written under another name and
- * renamed when the run has ended, so a killed run leaves no result.
+ * renamed when the run has ended and its output is one complete result
+ * (a full disk cuts it short), so a killed run leaves no result; a file
+ * that is not one (from an older ngemu) runs again. SIGINT and SIGTERM
+ * end the runs under way and remove their files (interrupt.h).
  * Then OUT/results.csv and OUT/results.json, a row per point, and a
  * gnuplot script with its data (OUT/plot.gp, plot.dat) and its drawings,
  * plot.svg and plot.png.
@@ -15,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,8 +28,10 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "sweep.h"
 #include "commands.h"
+#include "interrupt.h"
+#include "out_file.h"
+#include "sweep.h"
 #include "ngemu/config.h"
 #include "ngemu/util/json.h"
 #include "ngemu/workloads/workload.h"
@@ -70,7 +76,10 @@ static void sweep_usage(FILE *out)
 		"  -h, --help            show this help and exit\n"
 		"\n"
 		"Exit status: 0 every point has a result (or, with --slurm and no --wait,\n"
-		"the jobs were submitted), 1 a point failed or has none, 2 usage error.\n",
+		"the jobs were submitted), 1 a point failed or has none (a point file cut\n"
+		"short is none: it runs again) or an output could not be written, 2 usage\n"
+		"error, 130/143 stopped by SIGINT/SIGTERM (its runs ended, their files\n"
+		"removed: run it again to resume).\n",
 		SW_MAX_KEYS);
 }
 
@@ -291,45 +300,98 @@ static pid_t start(const struct sweep *s, struct sw_point *p)
 	return pid;
 }
 
-/* Point @p's run has ended with wait status @st: keep its result or not. */
-static bool finish(const struct sweep *s, struct sw_point *p, int st)
+/* The names of point @p's run's files: its result's and its messages'. */
+static void tmp_paths(const struct sweep *s, const struct sw_point *p,
+		      char *part, char *err, size_t len)
 {
-	char part[1024], err[1024], path[1024], ext[16];
+	char ext[16];
 
 	snprintf(ext, sizeof(ext), ".json.%s", p->tmp);
-	ng_sweep_path(s, p, ext, part, sizeof(part));
+	ng_sweep_path(s, p, ext, part, len);
 	snprintf(ext, sizeof(ext), ".err.%s", p->tmp);
-	ng_sweep_path(s, p, ext, err, sizeof(err));
+	ng_sweep_path(s, p, ext, err, len);
+}
+
+/* Point @p's run stopped by an interrupt: it leaves no file. */
+static void discard(const struct sweep *s, const struct sw_point *p)
+{
+	char part[1024], err[1024];
+
+	tmp_paths(s, p, part, err, sizeof(part));
+	unlink(part);
+	unlink(err);
+}
+
+/*
+ * Point @p's run has ended with wait status @st: keep its result or not.
+ * Its output is a result only when whole: a run whose output was cut
+ * short (a full disk: it says so and exits 1, as an unverified run does)
+ * has none.
+ */
+static bool finish(const struct sweep *s, struct sw_point *p, int st)
+{
+	char part[1024], err[1024], path[1024], why[160];
+	bool ran = WIFEXITED(st) && WEXITSTATUS(st) <= 1;
+	char *t = NULL;
+	size_t len = 0;
+	FILE *f;
+	int e = 0;
+
+	tmp_paths(s, p, part, err, sizeof(part));
 	ng_sweep_path(s, p, ".json", path, sizeof(path));
+	f = ran ? fopen(part, "r") : NULL;
+	if (f) {
+		if (getdelim(&t, &len, '\0', f) < 0) {
+			free(t);
+			t = NULL;
+		}
+		fclose(f);
+	}
 	/* 0: verified; 1: ran, not verified: both are results */
-	if (WIFEXITED(st) && WEXITSTATUS(st) <= 1 && !rename(part, path)) {
+	if (ran && ng_sweep_result_ok(t) && !(e = ng_out_install(part, path))) {
+		free(t);
 		p->status = 0;
 		unlink(err);
 		return true;
 	}
+	free(t);
 	p->status = 2;
 	unlink(part);
 	ng_sweep_path(s, p, ".err", path, sizeof(path));
 	if (rename(err, path))
 		unlink(err);
+	if (e)
+		snprintf(why, sizeof(why), "its result could not be kept: %s",
+			 strerror(-e));
+	else if (ran)
+		snprintf(why, sizeof(why), "gave no whole result (exit %d)",
+			 WEXITSTATUS(st));
+	else if (WIFEXITED(st))
+		snprintf(why, sizeof(why), "failed (exit %d)", WEXITSTATUS(st));
+	else
+		snprintf(why, sizeof(why), "failed (signal %d)", WTERMSIG(st));
 	fprintf(stderr, "%sngemu sweep: %s on %s", isatty(2) ? "\r" : "", p->wl,
 		p->sys);
 	for (unsigned int k = 0; k < s->nkey; k++)
 		fprintf(stderr, " %s=%s", s->key[k].name, s->key[k].val[p->vi[k]]);
-	if (WIFEXITED(st))
-		fprintf(stderr, " failed (exit %d): %s\n", WEXITSTATUS(st), path);
-	else
-		fprintf(stderr, " failed (signal %d): %s\n", WTERMSIG(st), path);
+	fprintf(stderr, " %s: %s\n", why, path);
 	return false;
 }
 
 int ng_sweep_run_point(const struct sweep *s, struct sw_point *p)
 {
-	pid_t pid = start(s, p);
+	pid_t pid = start(s, p), got;
 	int st;
 
-	if (pid < 0 || waitpid(pid, &st, 0) != pid)
+	if (pid < 0)
 		return -1;
+	while ((got = ng_wait_child(&st)) >= 0 && got != pid)
+		;
+	if (got < 0) {
+		ng_end_child(pid);
+		discard(s, p);
+		return ng_interrupted() ? -EINTR : -1;
+	}
 	return finish(s, p, st) ? 0 : -1;
 }
 
@@ -353,6 +415,27 @@ static void progress(size_t done, size_t failed, size_t total, double t0)
 		bar, done, total, failed, left);
 }
 
+/*
+ * Stopped by signal @sig: the runs under way ended and their files
+ * removed, a line saying what is done and how to go on; the exit status.
+ */
+static int stopped(struct sweep *s, const pid_t *pids, const size_t *of,
+		   unsigned int running, int sig)
+{
+	size_t have = 0;
+
+	for (unsigned int r = 0; r < running; r++) {
+		ng_end_child(pids[r]);
+		discard(s, &s->pt[of[r]]);
+	}
+	for (size_t i = 0; i < s->npt; i++)
+		have += ng_sweep_has_result(s, &s->pt[i]);
+	fprintf(stderr, "%sngemu sweep: stopped by %s: %zu of %zu points have a result in %s/points; run the same command again to run the other %zu\n",
+		isatty(2) ? "\n" : "", sig == SIGINT ? "SIGINT" : "SIGTERM",
+		have, s->npt, s->out, s->npt - have);
+	return ng_interrupt_status(sig);
+}
+
 static int sweep_run(struct sweep *s, int argc, char **argv)
 {
 	char path[1024];
@@ -368,22 +451,28 @@ static int sweep_run(struct sweep *s, int argc, char **argv)
 		return ret;
 	if (ng_sweep_plan(s))
 		return NG_EXIT_USAGE;
+	ng_interrupt_catch();
 	snprintf(path, sizeof(path), "%s/points", s->out);
 	if ((mkdir(s->out, 0755) && errno != EEXIST) ||
-	    (mkdir(path, 0755) && errno != EEXIST) || ng_sweep_save_args(s, s->out)) {
+	    (mkdir(path, 0755) && errno != EEXIST)) {
 		fprintf(stderr, "ngemu sweep: cannot make %s: %s\n", path,
 			strerror(errno));
 		return NG_EXIT_FAIL;
 	}
+	if (ng_sweep_save_args(s, s->out))
+		return NG_EXIT_FAIL;
 	for (size_t i = 0; i < s->npt; i++) {
 		ng_sweep_path(s, &s->pt[i], ".json", path, sizeof(path));
-		s->pt[i].status = access(path, F_OK) ? -1 : 0;
+		s->pt[i].status = ng_sweep_has_result(s, &s->pt[i]) ? 0 : -1;
 		/* a system that ignores a grid key: one run for its values */
 		for (size_t k = 0; k < i && s->pt[i].status < 0; k++)
 			if (!strcmp(s->pt[k].hash, s->pt[i].hash)) {
 				s->pt[i].status = 0;
 				same++;
 			}
+		if (s->pt[i].status < 0 && !access(path, F_OK))
+			fprintf(stderr, "ngemu sweep: %s is not a whole result: it runs again\n",
+				path);
 		todo += s->pt[i].status < 0;
 	}
 	for (unsigned int w = 0; w < s->nwl; w++)
@@ -398,11 +487,14 @@ static int sweep_run(struct sweep *s, int argc, char **argv)
 		int st;
 		pid_t pid;
 
-		while (running < s->jobs && next < s->npt) {
+		while (running < s->jobs && next < s->npt && !ng_interrupted()) {
 			if (s->pt[next].status < 0) {
 				pid_t c = start(s, &s->pt[next]);
 
 				if (c < 0) {
+					fprintf(stderr, "ngemu sweep: cannot start %s on %s: %s\n",
+						s->pt[next].wl, s->pt[next].sys,
+						strerror(errno));
 					s->pt[next].status = 1;
 					failed++;
 					done++;
@@ -413,9 +505,13 @@ static int sweep_run(struct sweep *s, int argc, char **argv)
 			}
 			next++;
 		}
+		if (ng_interrupted())
+			return stopped(s, pids, of, running, ng_interrupted());
 		if (!running)
 			break;
-		pid = wait(&st);
+		pid = ng_wait_child(&st);
+		if (pid < 0 && ng_interrupted())
+			return stopped(s, pids, of, running, ng_interrupted());
 		for (unsigned int r = 0; r < running; r++) {
 			if (pids[r] != pid)
 				continue;
@@ -429,29 +525,34 @@ static int sweep_run(struct sweep *s, int argc, char **argv)
 	}
 	if (todo && isatty(2))
 		fprintf(stderr, "\n");
-	return ng_sweep_collect(s, todo, failed);
+	ret = ng_sweep_collect(s, todo, failed);
+	if (ng_interrupted())
+		return stopped(s, pids, of, 0, ng_interrupted());
+	return ret;
 }
 
 /*
  * The results and plots of the points that have one; a line for the
- * user. Exit status 1 when a point has none.
+ * user. Exit status 1 when a point has none or an output could not be
+ * written.
  */
 int ng_sweep_collect(struct sweep *s, size_t ran, size_t failed)
 {
 	char path[1024];
 	size_t missing = 0;
+	int bad;
 
-	for (size_t i = 0; i < s->npt; i++) {
-		ng_sweep_path(s, &s->pt[i], ".json", path, sizeof(path));
-		missing += access(path, F_OK) != 0;
-	}
-	if (ng_sweep_gather(s))
-		return NG_EXIT_FAIL;
-	ng_sweep_plot(s);
+	for (size_t i = 0; i < s->npt; i++)
+		missing += !ng_sweep_has_result(s, &s->pt[i]);
+	bad = ng_sweep_gather(s);
+	if (!bad)
+		bad = ng_sweep_plot(s);
 	snprintf(path, sizeof(path), "%s/results.csv", s->out);
-	printf("ngemu sweep: %zu points (%zu run now, %zu failed, %zu without a result): %s\n",
-	       s->npt, ran, failed, missing, path);
-	return failed || missing ? NG_EXIT_FAIL : NG_EXIT_OK;
+	s->missing = missing;
+	printf("ngemu sweep: %zu points (%zu run now, %zu failed, %zu without a result): %s%s\n",
+	       s->npt, ran, failed, missing, bad ? "not all written, see above: " : "",
+	       path);
+	return failed || missing || bad ? NG_EXIT_FAIL : NG_EXIT_OK;
 }
 
 /*
@@ -488,10 +589,11 @@ static int sweep_resume(struct sweep *s, int argc, char **argv)
 		ret = NG_EXIT_USAGE;
 	if (ret)
 		return ret;
+	ng_interrupt_catch();
 	return collect ? ng_sweep_collect(s, 0, 0) : ng_sweep_task(s, task, sub);
 }
 
-int ng_cmd_sweep(int argc, char **argv)
+int ng_sweep_main(int argc, char **argv, size_t *missing)
 {
 	struct sweep s = { 0 };
 	int ret;
@@ -500,6 +602,13 @@ int ng_cmd_sweep(int argc, char **argv)
 		ret = sweep_resume(&s, argc, argv);
 	else
 		ret = sweep_run(&s, argc, argv);
+	if (missing)
+		*missing += s.missing;
 	sweep_free(&s);
 	return ret;
+}
+
+int ng_cmd_sweep(int argc, char **argv)
+{
+	return ng_sweep_main(argc, argv, NULL);
 }

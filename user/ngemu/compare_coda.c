@@ -35,6 +35,7 @@ static double remote_vs_ref(const struct cmp_row *w, const struct cmp_row *ref)
 void ng_cmp_coda_human(const struct cmp_row *rows, unsigned int n,
 		       const char *sweep_key)
 {
+	const double tmax = ng_cmp_max_modeled(rows, n);
 	char b1[32], b2[32];
 
 	printf("speedup: fgp's modeled time / this one's; remote%%: requests homed on another\n"
@@ -53,7 +54,7 @@ void ng_cmp_coda_human(const struct cmp_row *rows, unsigned int n,
 			printf("%-12s ", w->sweep);
 		printf("%-13s %-8s %11s %7.3f %7.1f%% %6.3f %10s %7.1f%% %7.1f%% %s\n",
 		       w->sys->name, w->r.verified ? "yes" : "NO",
-		       ng_fmt_dur(w->r.modeled_s, b1, sizeof(b1)), w->vs_numa,
+		       ng_fmt_dur_col(w->r.modeled_s, tmax, b1, sizeof(b1)), w->vs_numa,
 		       100 * w->r.remote_frac,
 		       remote_vs_ref(w, ng_cmp_ref(rows, n, w)),
 		       ng_format_bytes(w->r.link_bytes, b2, sizeof(b2)),

@@ -54,6 +54,7 @@ static const char *class_of(const struct cmp_row *w)
 void ng_cmp_dualopt_human(const struct cmp_row *rows, unsigned int n,
 			  const char *sweep_key)
 {
+	const double tmax = ng_cmp_max_modeled(rows, n);
 	char b1[32], b2[32];
 
 	printf("speedup: the baseline's modeled time / this one's; /base: this one's over the\n"
@@ -77,7 +78,7 @@ void ng_cmp_dualopt_human(const struct cmp_row *rows, unsigned int n,
 			printf("%-12s ", w->sweep);
 		printf("%-14s %-8s %11s %7.3f %10s %6.3f %9llu %6.3f %6.0fns %6.3f %7.1f%% %5.1f%% %5.2f %s\n",
 		       w->sys->name, w->r.verified ? "yes" : "NO",
-		       ng_fmt_dur(w->r.modeled_s, b1, sizeof(b1)), w->vs_numa,
+		       ng_fmt_dur_col(w->r.modeled_s, tmax, b1, sizeof(b1)), w->vs_numa,
 		       ng_format_bytes(q.bytes, b2, sizeof(b2)),
 		       ratio((double)q.bytes, (double)r.bytes),
 		       (unsigned long long)q.packets,

@@ -59,6 +59,7 @@ static double ratio(uint64_t a, uint64_t b)
 void ng_cmp_rec_human(const struct cmp_row *rows, unsigned int n,
 		      const char *sweep_key)
 {
+	const double tmax = ng_cmp_max_modeled(rows, n);
 	char b1[32], b2[32];
 
 	printf("perf: dir's modeled time / this one's; l2-miss: without cold misses; unnec-inv:\n"
@@ -81,7 +82,7 @@ void ng_cmp_rec_human(const struct cmp_row *rows, unsigned int n,
 			printf("%-12s ", w->sweep);
 		printf("%-7s %-8s %11s %6.3f %9llu %6.3f %9llu %6.3f %6.1f%% %9llu %6.3f %10.2f ",
 		       w->sys->name, w->r.verified ? "yes" : "NO",
-		       ng_fmt_dur(w->r.modeled_s, b1, sizeof(b1)), w->vs_numa,
+		       ng_fmt_dur_col(w->r.modeled_s, tmax, b1, sizeof(b1)), w->vs_numa,
 		       (unsigned long long)q.misses, ratio(q.misses, r.misses),
 		       (unsigned long long)q.hit_e, ratio(q.hit_e, r.hit_e),
 		       100 * q.evict_share, (unsigned long long)q.xacts,

@@ -11,6 +11,7 @@
  *   evicted     rows replaced by a fetch (conflict misses)
  *   held        SM time held by a full pending queue or scoreboard
  */
+#include <math.h>
 #include <stdio.h>
 
 #include "bench.h"
@@ -49,8 +50,13 @@ static const char *device_mem(const struct cmp_row *w, char *buf, size_t len)
 void ng_cmp_scalegpu_human(const struct cmp_row *rows, unsigned int n,
 			   const char *sweep_key)
 {
+	const double tmax = ng_cmp_max_modeled(rows, n);
+	double xmax = 0;
 	char b1[32], b2[32], b3[32], b4[32], b5[32];
 
+	/* h2d and d2h in one unit: the copies each way side by side */
+	for (unsigned int i = 0; i < n; i++)
+		xmax = fmax(xmax, fmax(rows[i].r.h2d_s, rows[i].r.d2h_s));
 	printf("speedup: full's modeled time / this one's (full: the data in device memory,\n"
 	       "copied in once and out once; split: each kernel's data in and out around it);\n"
 	       "h2d, d2h: those copies' time; dev-mem: device memory caching the host's data;\n"
@@ -69,9 +75,9 @@ void ng_cmp_scalegpu_human(const struct cmp_row *rows, unsigned int n,
 			printf("%-12s ", w->sweep);
 		printf("%-10s %-8s %11s %7.3f %11s %11s %8s %11s %6.1f%% %8llu %8llu %8.1fus\n",
 		       w->sys->name, w->r.verified ? "yes" : "NO",
-		       ng_fmt_dur(w->r.modeled_s, b1, sizeof(b1)), w->vs_numa,
-		       ng_fmt_dur(w->r.h2d_s, b4, sizeof(b4)),
-		       ng_fmt_dur(w->r.d2h_s, b5, sizeof(b5)),
+		       ng_fmt_dur_col(w->r.modeled_s, tmax, b1, sizeof(b1)), w->vs_numa,
+		       ng_fmt_dur_col(w->r.h2d_s, xmax, b4, sizeof(b4)),
+		       ng_fmt_dur_col(w->r.d2h_s, xmax, b5, sizeof(b5)),
 		       device_mem(w, b3, sizeof(b3)),
 		       ng_format_bytes(q.host, b2, sizeof(b2)), 100 * q.hit,
 		       (unsigned long long)q.fetches,

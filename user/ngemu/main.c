@@ -59,13 +59,17 @@ static void usage(FILE *out)
 		"  -V, --version  show the version and exit\n"
 		"\n"
 		"'ngemu COMMAND --help' describes each command.\n"
-		"Exit status: 0 success, 1 failure, 2 usage error.\n");
+		"Exit status: 0 ran and verified, 1 failed or a result lost (a run\n"
+		"failed, an output could not be written, standard output included),\n"
+		"2 usage error, 3 (reproduce) ran and verified but ngemu differs from\n"
+		"the paper, 130/143 (sweep, reproduce) stopped by SIGINT/SIGTERM.\n");
 }
 
 int main(int argc, char **argv)
 {
 	const char *cmd;
 
+	ng_check_stdout_at_exit();
 	if (argc < 2) {
 		usage(stderr);
 		return NG_EXIT_USAGE;

@@ -8,6 +8,7 @@
 #define NGEMU_REPRODUCE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #define RP_MAX_CLAIMS	32
@@ -94,17 +95,19 @@ double ng_rp_mean(const struct rp_mean *m);
 /*
  * The sweeps of the figures that have a key, each into OUT/sweeps/ID,
  * with the arguments @base (the preset, --jobs, bench options); the
- * worst exit status.
+ * worst exit status, the points without a result added to *@missing.
+ * Stops at an interrupt (ng_interrupted()).
  */
 int ng_rp_run_sweeps(const char *out, const struct rp_paper *p,
-		     char **base, int nbase);
+		     char **base, int nbase, size_t *missing);
 
 /*
- * Every figure's table (OUT/figures/ID.csv, all in OUT/figures.csv and
- * figures.json) and plot (ID.gp, ID.dat, ID.svg, ID.png), its section of
- * the report in @md; @r: the main sweep's rows.
+ * Every figure's table (all in OUT/figures.csv and figures.json) and
+ * plot (OUT/figures/ID.gp, ID.dat, ID.svg, ID.png), its section of the
+ * report in @md; @r: the main sweep's rows. 0, or -errno after a message
+ * when a file could not be written (each is written whole or not at all).
  */
-void ng_rp_write_figures(const char *out, const struct rp_paper *p,
-			 const struct rp_row *r, unsigned int n, FILE *md);
+int ng_rp_write_figures(const char *out, const struct rp_paper *p,
+			const struct rp_row *r, unsigned int n, FILE *md);
 
 #endif /* NGEMU_REPRODUCE_H */

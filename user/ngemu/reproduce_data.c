@@ -275,6 +275,23 @@ static int check_figs(const char *path, struct rp_paper *p)
 	return 0;
 }
 
+/* The form of a line of kind @kind, for a message about one. */
+static const char *line_form(const char *kind)
+{
+	static const char *const form[][2] = {
+		{ "claim", "claim ID | SOURCE | METRIC | SYSTEM [vs REF] | VALUE | EXPLAIN [| WORKLOADS]" },
+		{ "figure", "figure ID | SOURCE | METRIC | SYSTEMS [vs REF] [| WORKLOADS]" },
+		{ "sweep", "sweep ID | SOURCE | METRIC | SYSTEM [vs REF[@V]] | KEY=V1,V2 [K=V...] [| WORKLOADS]" },
+		{ "paper", "paper FIGURE | ROW | COLUMN | VALUE | WHERE, after its figure" },
+		{ "note", "note FIGURE | TEXT, after its figure" },
+	};
+
+	for (size_t i = 0; i < sizeof(form) / sizeof(form[0]); i++)
+		if (!strcmp(kind, form[i][0]))
+			return form[i][1];
+	return "a line is title, preset, reference, workloads, systems, claim, figure, sweep, paper or note";
+}
+
 int ng_rp_parse(FILE *f, const char *path, struct rp_paper *p)
 {
 	char line[1024];
@@ -312,8 +329,8 @@ int ng_rp_parse(FILE *f, const char *path, struct rp_paper *p)
 		else
 			bad = -1;
 		if (bad)
-			return ng_usage_error("reproduce", "%s:%u: cannot read this '%s' line (see share/reproduce/dualopt.txt)",
-					      path, ln, line);
+			return ng_usage_error("reproduce", "%s:%u: cannot read this '%s' line (%s)",
+					      path, ln, line, line_form(line));
 	}
 	if (!p->preset[0] || !p->ref[0] || !p->workloads[0] || !p->systems[0] ||
 	    !p->n)

@@ -16,6 +16,8 @@
 #include <sys/stat.h>
 
 #include "commands.h"
+#include "interrupt.h"
+#include "out_file.h"
 #include "reproduce.h"
 #include "sweep.h"
 #include "ngemu/config.h"
@@ -38,7 +40,7 @@ static unsigned int items(const char *l, char *buf, size_t len, char **v,
 }
 
 int ng_rp_run_sweeps(const char *out, const struct rp_paper *p,
-		     char **base, int nbase)
+		     char **base, int nbase, size_t *missing)
 {
 	char dir[1024], sys[80], grid[320], fixed[160], keys[8][52], *v[600];
 	int worst = NG_EXIT_OK;
@@ -56,6 +58,8 @@ int ng_rp_run_sweeps(const char *out, const struct rp_paper *p,
 
 		if (!f->key[0])
 			continue;
+		if (ng_interrupted())
+			break;
 		snprintf(dir, sizeof(dir), "%s/sweeps/%s", out, f->id);
 		if (strcmp(f->sys, f->ref))
 			snprintf(sys, sizeof(sys), "%s,%s", f->sys, f->ref);
@@ -88,7 +92,7 @@ int ng_rp_run_sweeps(const char *out, const struct rp_paper *p,
 		v[n] = NULL;
 		fflush(stdout);
 		fprintf(stderr, "ngemu reproduce: %s (%s)\n", f->id, f->source);
-		ret = ng_cmd_sweep(n, v);
+		ret = ng_sweep_main(n, v, missing);
 		if (ret > worst)
 			worst = ret;
 	}
@@ -202,23 +206,38 @@ static const char *quoted(const char *s, char *buf, size_t len)
 	return buf;
 }
 
-/* ID.dat (a row per table row, ngemu's columns then the paper's) and ID.gp. */
-static void plot(const char *dir, const struct rp_fig *f,
-		 const struct rp_table *t)
+/*
+ * ID.dat (a row per table row, ngemu's columns then the paper's) and
+ * ID.gp, then drawn; 0, or -errno when a file could not be written.
+ */
+static int plot(const char *dir, const struct rp_fig *f,
+		const struct rp_table *t)
 {
 	const struct ng_key *key = f->key[0] ? ng_config_find_key(f->key) : NULL;
-	bool has[RP_MAX_COLS] = { false };
+	bool has[RP_MAX_COLS] = { false }, data = false;
 	char path[1200], ylabel[160], q1[160], q2[160];
 	unsigned int col = 2;
+	struct ng_out od, og;
 	FILE *d, *g;
+	int err;
 
-	snprintf(q1, sizeof(q1), "%s.dat", f->id);
-	snprintf(q2, sizeof(q2), "%s.gp", f->id);
-	if (ng_sweep_create2(dir, q1, &d, q2, &g))
-		return;
+	snprintf(path, sizeof(path), "%s/%s.dat", dir, f->id);
+	err = ng_out_open(&od, "reproduce", path);
+	if (err)
+		return err;
+	snprintf(path, sizeof(path), "%s/%s.gp", dir, f->id);
+	err = ng_out_open(&og, "reproduce", path);
+	if (err) {
+		ng_out_abort(&od);
+		return err;
+	}
+	d = od.f;
+	g = og.f;
 	for (unsigned int i = 0; i < t->nrow; i++)
-		for (unsigned int j = 0; j < t->ncol; j++)
+		for (unsigned int j = 0; j < t->ncol; j++) {
 			has[j] |= t->paper[i][j] > 0;
+			data |= !isnan(t->ngemu[i][j]) || t->paper[i][j] > 0;
+		}
 	fprintf(d, "# %s: %s; '-': no value\n%s", f->id, f->source,
 		f->key[0] ? f->key : "workload");
 	for (unsigned int j = 0; j < t->ncol; j++)
@@ -237,7 +256,6 @@ static void plot(const char *dir, const struct rp_fig *f,
 					t->paper[i][j]);
 		fprintf(d, "\n");
 	}
-	fclose(d);
 	metric_label(f->metric, f->ref, ylabel, sizeof(ylabel));
 	fprintf(g, "# %s: %s. Edit and run 'gnuplot %s.gp' here.\n"
 		"set datafile separator '\\t'\nset datafile missing '-'\n"
@@ -270,11 +288,22 @@ static void plot(const char *dir, const struct rp_fig *f,
 			}
 		fprintf(g, "\n");
 	}
-	fclose(g);
+	err = ng_out_commit(&od);
+	if (err) {
+		ng_out_abort(&og);
+		return err;
+	}
+	err = ng_out_commit(&og);
+	if (err)
+		return err;
 	snprintf(path, sizeof(path), "%s.gp", f->id);
-	if (ng_gnuplot(dir, path))
-		fprintf(stderr, "ngemu reproduce: gnuplot did not draw %s/%s.gp (is gnuplot installed?)\n",
-			dir, f->id);
+	/* gnuplot fails on a plot of nothing: say why there is none */
+	if (!data)
+		fprintf(stderr, "ngemu reproduce: figure %s has no value, ngemu's or the paper's: nothing to draw (%s/%s not run)\n",
+			f->id, dir, path);
+	else
+		ng_gnuplot("reproduce", dir, path);
+	return 0;
 }
 
 static void cell(FILE *md, double ngemu, double paper, bool unverified)
@@ -289,31 +318,42 @@ static void cell(FILE *md, double ngemu, double paper, bool unverified)
 	fprintf(md, " |");
 }
 
-void ng_rp_write_figures(const char *out, const struct rp_paper *p,
-			 const struct rp_row *r, unsigned int n, FILE *md)
+int ng_rp_write_figures(const char *out, const struct rp_paper *p,
+			const struct rp_row *r, unsigned int n, FILE *md)
 {
 	struct rp_table *t = malloc(sizeof(*t));
 	struct rp_row *kr = calloc(RP_MAX_ROWS, sizeof(*kr));
 	char dir[1024], path[1200];
+	struct ng_out oa, oj;
 	FILE *all, *js;
 	struct ng_json j;
+	int err = 0;
 
 	snprintf(dir, sizeof(dir), "%s/figures", out);
+	if (!t || !kr) {
+		fprintf(stderr, "ngemu reproduce: out of memory\n");
+		err = -ENOMEM;
+	} else if (mkdir(dir, 0755) && errno != EEXIST) {
+		err = -errno;
+		fprintf(stderr, "ngemu reproduce: cannot make %s: %s\n", dir,
+			strerror(errno));
+	}
 	snprintf(path, sizeof(path), "%s/figures.csv", out);
-	if (!t || !kr || (mkdir(dir, 0755) && errno != EEXIST) ||
-	    !(all = fopen(path, "w"))) {
-		free(t);
-		free(kr);
-		return;
-	}
+	if (!err)
+		err = ng_out_open(&oa, "reproduce", path);
 	snprintf(path, sizeof(path), "%s/figures.json", out);
-	js = fopen(path, "w");
-	if (!js) {
-		fclose(all);
+	if (!err) {
+		err = ng_out_open(&oj, "reproduce", path);
+		if (err)
+			ng_out_abort(&oa);
+	}
+	if (err) {
 		free(t);
 		free(kr);
-		return;
+		return err;
 	}
+	all = oa.f;
+	js = oj.f;
 	fprintf(all, "figure,source,metric,row,column,ngemu,paper,ngemu_over_paper,verified\n");
 	ng_json_init(&j, js, true);
 	ng_json_array_begin(&j);
@@ -333,7 +373,8 @@ void ng_rp_write_figures(const char *out, const struct rp_paper *p,
 			rows = kr;
 		}
 		fill(p, f, rows, nr, t);
-		plot(dir, f, t);
+		if (!err)
+			err = plot(dir, f, t);
 		fprintf(md, "\n### %s: %s\n\n%s of %s over %s%s%s%s, ngemu's `%s` preset.\n\n| %s |",
 			f->id, f->source, f->metric, f->sys, f->ref,
 			f->key[0] ? " at each value of " : "", f->key,
@@ -380,8 +421,17 @@ void ng_rp_write_figures(const char *out, const struct rp_paper *p,
 	}
 	ng_json_array_end(&j);
 	ng_json_finish(&j);
-	fclose(all);
-	fclose(js);
 	free(t);
 	free(kr);
+	if (err) {
+		ng_out_abort(&oa);
+		ng_out_abort(&oj);
+		return err;
+	}
+	err = ng_out_commit(&oa);
+	if (err) {
+		ng_out_abort(&oj);
+		return err;
+	}
+	return ng_out_commit(&oj);
 }

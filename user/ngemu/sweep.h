@@ -49,7 +49,15 @@ struct sweep {
 	bool slurm, wait;		/* --slurm, --wait */
 	char *sbatch[SW_MAX_SBATCH];	/* --account=A... for sbatch */
 	unsigned int nsbatch;
+	size_t missing;			/* points without a result, at the end */
 };
+
+/*
+ * ngemu sweep with its arguments (argv[0] "sweep"), as ng_cmd_sweep()
+ * runs it; the points without a result at its end added to *@missing
+ * (NULL: not counted). The exit status.
+ */
+int ng_sweep_main(int argc, char **argv, size_t *missing);
 
 /*
  * sweep_plan.c: every point of the sweep with its hash (0, or -EINVAL
@@ -67,18 +75,32 @@ bool ng_sweep_paper_default(const struct sweep *s, const char *wl);
 void ng_sweep_path(const struct sweep *s, const struct sw_point *p,
 		   const char *ext, char *buf, size_t len);
 
-/* Run point @p here, to its end; 0 when it has a result. */
+/*
+ * Run point @p here, to its end; 0 when it has a result, -1 when not,
+ * -EINTR when SIGINT or SIGTERM stopped it (its run ended, its files
+ * removed).
+ */
 int ng_sweep_run_point(const struct sweep *s, struct sw_point *p);
 
 /*
- * OUT/results.csv and results.json from the points' files
- * (sweep_results.c); 0 or -errno.
+ * Whether text @t (NULL: none) is a point's whole result: one complete
+ * JSON document with the fields the results take; and whether point
+ * @p's file holds one. A file cut short (a full disk, a killed writer)
+ * or empty is no result: the point runs again.
+ */
+bool ng_sweep_result_ok(const char *t);
+bool ng_sweep_has_result(const struct sweep *s, const struct sw_point *p);
+
+/*
+ * OUT/results.csv and results.json from the points' files, each written
+ * whole or not at all (sweep_results.c); 0, or -errno after a message.
  */
 int ng_sweep_gather(struct sweep *s);
 
 /*
  * The results and plots of the points that have one, and a line saying
- * so; the exit status: 1 when @failed or a point has no result.
+ * so; the exit status: 1 when @failed, a point has no result or an
+ * output could not be written.
  */
 int ng_sweep_collect(struct sweep *s, size_t ran, size_t failed);
 
@@ -105,18 +127,16 @@ int ng_sweep_task(struct sweep *s, unsigned long task, const char *sub);
 
 /*
  * OUT/plot.dat and OUT/plot.gp (kept for restyling), then gnuplot's
- * plot.svg and plot.png from them.
+ * plot.svg and plot.png from them; 0, or -errno after a message when
+ * the data or the script could not be written (gnuplot missing or
+ * failing, or no data to draw, is a message only).
  */
-void ng_sweep_plot(const struct sweep *s);
+int ng_sweep_plot(const struct sweep *s);
 
 /*
- * DIR/@a and DIR/@b created for writing, both or neither (sweep_results.c):
- * 0, or -errno with neither open.
+ * gnuplot SCRIPT run in folder DIR (no shell): 0 when it drew; else a
+ * message for command @who that says why: no gnuplot, or gnuplot failed.
  */
-int ng_sweep_create2(const char *dir, const char *a, FILE **fa,
-		     const char *b, FILE **fb);
-
-/* gnuplot SCRIPT run in folder DIR (no shell); 0 when it drew. */
-int ng_gnuplot(const char *dir, const char *script);
+int ng_gnuplot(const char *who, const char *dir, const char *script);
 
 #endif /* NGEMU_SWEEP_H */

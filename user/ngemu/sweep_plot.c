@@ -3,6 +3,7 @@
  * ngemu sweep's plots (sweep.h): the data and a gnuplot script written
  * next to the results, so that a user can restyle them, then drawn.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "out_file.h"
 #include "sweep.h"
 
 /* A series of the plot: a system and the values of the keys after the first. */
@@ -39,14 +41,28 @@ static void series_title(const struct sweep *s, const struct sw_point *p,
  * system (and values of the other keys); without a grid, each system's
  * speed-up over the first, bars per workload.
  */
-void ng_sweep_plot(const struct sweep *s)
+int ng_sweep_plot(const struct sweep *s)
 {
-	char title[256];
+	char title[256], path[1024];
+	struct ng_out od, og;
 	FILE *d, *g;
-	bool bars = !s->nkey;
+	bool bars = !s->nkey, data = false;
+	int err;
 
-	if (ng_sweep_create2(s->out, "plot.dat", &d, "plot.gp", &g))
-		return;
+	snprintf(path, sizeof(path), "%s/plot.dat", s->out);
+	err = ng_out_open(&od, "sweep", path);
+	if (err)
+		return err;
+	snprintf(path, sizeof(path), "%s/plot.gp", s->out);
+	err = ng_out_open(&og, "sweep", path);
+	if (err) {
+		ng_out_abort(&od);
+		return err;
+	}
+	d = od.f;
+	g = og.f;
+	for (size_t i = 0; i < s->npt; i++)
+		data |= s->pt[i].modeled_s > 0;
 	fprintf(g, "# ngemu sweep's plot: edit and run 'gnuplot plot.gp' here\n"
 		"set datafile separator '\t'\n"
 		"set key outside right top\n"
@@ -129,14 +145,27 @@ void ng_sweep_plot(const struct sweep *s)
 			fprintf(g, "unset multiplot\n");
 		}
 	}
-	fclose(d);
-	fclose(g);
-	if (ng_gnuplot(s->out, "plot.gp"))
-		fprintf(stderr, "ngemu sweep: gnuplot did not draw %s/plot.gp (is gnuplot installed?)\n",
+	err = ng_out_commit(&od);
+	if (err) {
+		ng_out_abort(&og);
+		return err;
+	}
+	err = ng_out_commit(&og);
+	if (err)
+		return err;
+	/* gnuplot fails on an empty plot: say why there is none */
+	if (!data)
+		fprintf(stderr, "ngemu sweep: no point has a result: nothing to draw (%s/plot.gp not run)\n",
 			s->out);
+	else
+		ng_gnuplot("sweep", s->out, "plot.gp");
+	return 0;
 }
 
-int ng_gnuplot(const char *dir, const char *script)
+/* The child's exit status when gnuplot is not there to run. */
+#define NO_GNUPLOT	127
+
+int ng_gnuplot(const char *who, const char *dir, const char *script)
 {
 	pid_t pid;
 	int st;
@@ -148,12 +177,24 @@ int ng_gnuplot(const char *dir, const char *script)
 
 		if (nul >= 0)
 			dup2(nul, 2);
-		if (!chdir(dir))
-			execlp("gnuplot", "gnuplot", script, (char *)NULL);
-		_exit(127);
+		if (chdir(dir))
+			_exit(NO_GNUPLOT - 1);
+		execlp("gnuplot", "gnuplot", script, (char *)NULL);
+		_exit(errno == ENOENT ? NO_GNUPLOT : NO_GNUPLOT - 1);
 	}
-	if (pid < 0 || waitpid(pid, &st, 0) != pid)
+	if (pid < 0 || waitpid(pid, &st, 0) != pid) {
+		fprintf(stderr, "ngemu %s: cannot run gnuplot: %s\n", who,
+			strerror(errno));
 		return -1;
-	return WIFEXITED(st) && !WEXITSTATUS(st) ? 0 : -1;
+	}
+	if (WIFEXITED(st) && !WEXITSTATUS(st))
+		return 0;
+	if (WIFEXITED(st) && WEXITSTATUS(st) == NO_GNUPLOT)
+		fprintf(stderr, "ngemu %s: gnuplot is not installed (Debian: gnuplot-nox): %s/%s not drawn\n",
+			who, dir, script);
+	else
+		fprintf(stderr, "ngemu %s: gnuplot failed on %s/%s (run 'gnuplot %s' there to see why)\n",
+			who, dir, script, script);
+	return -1;
 }
 

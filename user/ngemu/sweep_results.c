@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "out_file.h"
 #include "sweep.h"
 #include "ngemu/util/json.h"
 
@@ -65,54 +66,95 @@ static const char *const sw_fields[] = {
 #define SW_NFIELDS (sizeof(sw_fields) / sizeof(sw_fields[0]))
 
 /*
- * OUT/results@ext written under a name of this process's own, then
- * renamed: two collecting jobs never mix their rows in one file.
+ * The end of a JSON document at @t: one value whose brackets and braces
+ * all close (outside strings), then only white space; NULL when it is
+ * cut short or has anything after it.
  */
-static void put(const struct sweep *s, const char *ext)
+static const char *json_end(const char *t)
 {
-	char part[1024], path[1024];
+	char stack[32];
+	size_t depth = 0;
+	bool str = false, any = false;
 
-	snprintf(part, sizeof(part), "%s/results%s.%d", s->out, ext, (int)getpid());
-	snprintf(path, sizeof(path), "%s/results%s", s->out, ext);
-	if (rename(part, path))
-		unlink(part);
+	for (; *t; t++) {
+		char c = *t;
+
+		if (str) {
+			if (c == '\\' && t[1])
+				t++;
+			else if (c == '"')
+				str = false;
+			continue;
+		}
+		if (c == '"') {
+			str = any = true;
+		} else if (c == '{' || c == '[') {
+			if (depth == sizeof(stack))
+				return NULL;
+			stack[depth++] = c == '{' ? '}' : ']';
+			any = true;
+		} else if (c == '}' || c == ']') {
+			if (!depth || stack[--depth] != c)
+				return NULL;
+			if (!depth)
+				break;
+		} else if (!strchr(" \t\r\n", c)) {
+			any = true;
+		}
+	}
+	if (!*t || depth || !any)
+		return NULL;
+	for (t++; *t; t++)
+		if (!strchr(" \t\r\n", *t))
+			return NULL;
+	return t;
 }
 
-int ng_sweep_create2(const char *dir, const char *a, FILE **fa,
-		     const char *b, FILE **fb)
+bool ng_sweep_result_ok(const char *t)
 {
-	char path[1024];
-	int err;
+	char val[64];
 
-	snprintf(path, sizeof(path), "%s/%s", dir, a);
-	*fa = fopen(path, "w");
-	snprintf(path, sizeof(path), "%s/%s", dir, b);
-	*fb = *fa ? fopen(path, "w") : NULL;
-	if (*fb)
-		return 0;
-	err = -errno;
-	if (*fa)
-		fclose(*fa);
-	*fa = NULL;
-	return err;
+	if (!t || !json_end(t))
+		return false;
+	for (size_t f = 0; f < SW_NFIELDS; f++)
+		if (!field(t, sw_fields[f], val, sizeof(val)) || !val[0])
+			return false;
+	return true;
+}
+
+bool ng_sweep_has_result(const struct sweep *s, const struct sw_point *p)
+{
+	char path[1024], *t;
+	bool ok;
+
+	ng_sweep_path(s, p, ".json", path, sizeof(path));
+	t = slurp(path);
+	ok = ng_sweep_result_ok(t);
+	free(t);
+	return ok;
 }
 
 /* results.csv and results.json from the points' files. */
 int ng_sweep_gather(struct sweep *s)
 {
-	char path[1024], val[64], a[32], b[32];
+	char path[1024], val[64];
+	struct ng_out oc, oj;
 	FILE *csv, *js;
 	struct ng_json j;
 	int err;
 
-	snprintf(a, sizeof(a), "results.csv.%d", (int)getpid());
-	snprintf(b, sizeof(b), "results.json.%d", (int)getpid());
-	err = ng_sweep_create2(s->out, a, &csv, b, &js);
+	snprintf(path, sizeof(path), "%s/results.csv", s->out);
+	err = ng_out_open(&oc, "sweep", path);
+	if (err)
+		return err;
+	snprintf(path, sizeof(path), "%s/results.json", s->out);
+	err = ng_out_open(&oj, "sweep", path);
 	if (err) {
-		fprintf(stderr, "ngemu sweep: cannot write the results in %s: %s\n",
-			s->out, strerror(-err));
+		ng_out_abort(&oc);
 		return err;
 	}
+	csv = oc.f;
+	js = oj.f;
 	fprintf(csv, "hash,workload,system");
 	for (unsigned int k = 0; k < s->nkey; k++)
 		fprintf(csv, ",%s", s->key[k].name);
@@ -130,8 +172,12 @@ int ng_sweep_gather(struct sweep *s)
 
 		ng_sweep_path(s, p, ".json", path, sizeof(path));
 		t = slurp(path);
-		if (!t)
+		s->pt[i].modeled_s = 0;
+		/* a file cut short is no result: no row of blanks and zeros */
+		if (!ng_sweep_result_ok(t)) {
+			free(t);
 			continue;
+		}
 		fprintf(csv, "%s,%s,%s", p->hash, p->wl, p->sys);
 		ng_json_object_begin(&j);
 		ng_json_kv_string(&j, "hash", p->hash);
@@ -162,9 +208,10 @@ int ng_sweep_gather(struct sweep *s)
 	ng_json_array_end(&j);
 	ng_json_object_end(&j);
 	ng_json_finish(&j);
-	fclose(csv);
-	fclose(js);
-	put(s, ".csv");
-	put(s, ".json");
-	return 0;
+	err = ng_out_commit(&oc);
+	if (err) {
+		ng_out_abort(&oj);
+		return err;
+	}
+	return ng_out_commit(&oj);
 }

@@ -16,6 +16,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,8 +25,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sweep.h"
 #include "commands.h"
+#include "interrupt.h"
+#include "out_file.h"
+#include "sweep.h"
 
 /* Slurm's default MaxArraySize is 1001: more points share a task. */
 #define SW_MAX_TASKS	1000
@@ -33,25 +36,28 @@
 int ng_sweep_save_args(const struct sweep *s, const char *dir)
 {
 	char path[PATH_MAX], cwd[PATH_MAX];
-	FILE *f;
+	struct ng_out o;
 
-	if (!getcwd(cwd, sizeof(cwd)) || strchr(cwd, '\n'))
+	snprintf(path, sizeof(path), "%s/sweep.args", dir);
+	if (!getcwd(cwd, sizeof(cwd)) || strchr(cwd, '\n')) {
+		fprintf(stderr, "ngemu sweep: %s: the current folder has no name of one line\n",
+			path);
 		return -1;
+	}
 	for (int i = 0; i < s->nkeep; i++) {
 		if (strchr(s->keep[i], '\n')) {
-			errno = EINVAL;
+			fprintf(stderr, "ngemu sweep: %s: an argument has a line break\n",
+				path);
 			return -1;
 		}
 	}
-	snprintf(path, sizeof(path), "%s/sweep.args", dir);
-	f = fopen(path, "w");
-	if (!f)
+	if (ng_out_open(&o, "sweep", path))
 		return -1;
-	fprintf(f, "# ngemu sweep's arguments, read by 'ngemu sweep --collect DIR'\n"
+	fprintf(o.f, "# ngemu sweep's arguments, read by 'ngemu sweep --collect DIR'\n"
 		"cwd %s\n", cwd);
 	for (int i = 0; i < s->nkeep; i++)
-		fprintf(f, "arg %s\n", s->keep[i]);
-	return fclose(f) ? -1 : 0;
+		fprintf(o.f, "arg %s\n", s->keep[i]);
+	return ng_out_commit(&o) ? -1 : 0;
 }
 
 static int load_error(const char *dir, const char *what)
@@ -161,32 +167,30 @@ static int sbatch(char **argv, char *id, size_t len)
 
 static int write_script(const char *path, const char *exe, const char *args)
 {
-	FILE *f = fopen(path, "w");
+	struct ng_out o;
 
-	if (!f)
+	if (ng_out_open(&o, "sweep", path))
 		return -1;
-	fprintf(f, "#!/bin/sh\n# written by ngemu sweep --slurm\nexec '%s' sweep %s\n",
+	o.mode = 0777;
+	fprintf(o.f, "#!/bin/sh\n# written by ngemu sweep --slurm\nexec '%s' sweep %s\n",
 		exe, args);
-	if (fclose(f))
-		return -1;
-	return chmod(path, 0755);
+	return ng_out_commit(&o);
 }
 
 /* The points without a result, and the number of tasks, in points.txt. */
 static int write_points(const struct sweep *s, const char *dir, size_t ntask)
 {
 	char path[PATH_MAX + 64];
-	FILE *f;
+	struct ng_out o;
 
 	snprintf(path, sizeof(path), "%s/points.txt", dir);
-	f = fopen(path, "w");
-	if (!f)
+	if (ng_out_open(&o, "sweep", path))
 		return -1;
-	fprintf(f, "tasks %zu\n", ntask);
+	fprintf(o.f, "tasks %zu\n", ntask);
 	for (size_t i = 0; i < s->npt; i++)
 		if (s->pt[i].status < 0)
-			fprintf(f, "%s\n", s->pt[i].hash);
-	return fclose(f);
+			fprintf(o.f, "%s\n", s->pt[i].hash);
+	return ng_out_commit(&o);
 }
 
 static int slurm_error(const char *what, const char *why)
@@ -221,17 +225,19 @@ int ng_sweep_slurm(struct sweep *s, size_t todo)
 	exe[n] = '\0';
 	if (strchr(out, '\'') || strchr(exe, '\''))
 		return slurm_error(out, "a name with a quote");
-	if (make_sub(out, sub, sizeof(sub)) || ng_sweep_save_args(s, sub) ||
-	    write_points(s, sub, ntask))
+	if (make_sub(out, sub, sizeof(sub)))
 		return slurm_error(sub, strerror(errno));
+	/* each has said what it could not write */
+	if (ng_sweep_save_args(s, sub) || write_points(s, sub, ntask))
+		return NG_EXIT_FAIL;
 	snprintf(sh, sizeof(sh), "%s/point.sh", sub);
 	snprintf(cs, sizeof(cs), "%s/collect.sh", sub);
 	snprintf(args, sizeof(args), "--task \"$SLURM_ARRAY_TASK_ID\" '%s'", sub);
 	if (write_script(sh, exe, args))
-		return slurm_error(sh, strerror(errno));
+		return NG_EXIT_FAIL;
 	snprintf(args, sizeof(args), "--collect '%s'", out);
 	if (write_script(cs, exe, args))
-		return slurm_error(cs, strerror(errno));
+		return NG_EXIT_FAIL;
 
 	snprintf(arr, sizeof(arr), "--array=0-%zu", ntask - 1);
 	snprintf(log, sizeof(log), "--output=%s/point-%%A_%%a.log", sub);
@@ -279,6 +285,7 @@ int ng_sweep_task(struct sweep *s, unsigned long task, const char *sub)
 	unsigned long ntask = 0, k = 0;
 	size_t ran = 0, failed = 0;
 	FILE *f;
+	int rc;
 
 	snprintf(path, sizeof(path), "%s/points.txt", sub);
 	f = fopen(path, "r");
@@ -291,7 +298,6 @@ int ng_sweep_task(struct sweep *s, unsigned long task, const char *sub)
 	}
 	while (fgets(line, sizeof(line), f)) {
 		struct sw_point *p = NULL;
-		char res[PATH_MAX];
 
 		line[strcspn(line, "\n")] = '\0';
 		if (k++ % ntask != task)
@@ -305,11 +311,18 @@ int ng_sweep_task(struct sweep *s, unsigned long task, const char *sub)
 			failed++;
 			continue;
 		}
-		ng_sweep_path(s, p, ".json", res, sizeof(res));
-		if (!access(res, F_OK))
+		if (ng_sweep_has_result(s, p))
 			continue;
 		ran++;
-		if (ng_sweep_run_point(s, p)) {
+		rc = ng_sweep_run_point(s, p);
+		if (rc == -EINTR) {
+			fclose(f);
+			fprintf(stderr, "ngemu sweep: task %lu stopped by %s after %zu points run, %zu failed; submit the sweep again to run the rest\n",
+				task, ng_interrupted() == SIGINT ? "SIGINT" : "SIGTERM",
+				ran - 1, failed);
+			return ng_interrupt_status(ng_interrupted());
+		}
+		if (rc) {
 			fprintf(stderr, "ngemu sweep: %s on %s (%s) failed\n", p->wl,
 				p->sys, p->hash);
 			failed++;

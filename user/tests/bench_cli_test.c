@@ -3,9 +3,12 @@
  * `ngemu bench` and `ngemu config` as a user meets them: results that
  * verify, JSON, and bad input (impossible values, sizes that do not fit,
  * unknown presets, malformed config files) failing with exit 2 and a
- * message naming the problem.
+ * message naming the problem; output that cannot be written (a full
+ * disk, a closed pipe) failing with exit 1 and a message.
  */
 #include <ctype.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -284,6 +287,7 @@ TEST_F(bench, bad_input_exit_2)
 		{ "bench", "stream-triad", "--placement", "everywhere", NULL, "placement: 'everywhere'" },
 		{ "bench", "stream-triad", "--sched", "fifo", NULL, "sched: 'fifo'" },
 		{ "bench", "stream-triad", "--frob", NULL, NULL, "unknown option '--frob'" },
+		{ "bench", "spmv", "--compare", "--csv", "--json", "--csv and --json: one output format at a time" },
 		{ "bench", NULL, NULL, NULL, NULL, "which workload" },
 		{ "bench", "remote-stream", "--gpus", "1", NULL, "needs at least 2 GPUs" },
 		{ "config", "--gpus", "17", NULL, NULL, "gpus: 17 is out of range" },
@@ -349,6 +353,62 @@ TEST_F(bench, prefetch_needs_kmod)
 					     "--backend", "user", "--json")));
 	EXPECT_EQ(0, self->r.status) TH_LOG("%s", self->r.err);
 	EXPECT_EQ(NULL, strstr(self->r.out, "kmod_placement"));
+}
+
+/*
+ * @argv run with its standard output on @fd (SIGPIPE ignored, as Python
+ * and job launchers leave it); its exit status, its messages in @err.
+ */
+static int run_to(int fd, char *const argv[], char *err, size_t len)
+{
+	FILE *e = tmpfile();
+	int st;
+	pid_t pid;
+
+	if (!e)
+		return -1;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		signal(SIGPIPE, SIG_IGN);
+		dup2(fd, 1);
+		dup2(fileno(e), 2);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &st, 0) != pid)
+		return -1;
+	slurp(e, err, len);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* Output onto a full disk (/dev/full) or into a closed pipe: exit 1, said. */
+TEST_F(bench, output_that_cannot_be_written_fails)
+{
+	char *const *cmds[] = {
+		NGEMU("bench", "stream-triad", "--size", "64K", "--iters", "1", "--json"),
+		NGEMU("bench", "stream-triad", "--size", "64K", "--iters", "1"),
+		NGEMU("bench", "--list"),
+		NGEMU("config", "--show"),
+		NGEMU("--help"),
+	};
+	int full = open("/dev/full", O_WRONLY), p[2];
+	char err[4096];
+
+	ASSERT_LE(0, full);
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		EXPECT_EQ(1, run_to(full, cmds[i], err, sizeof(err))) TH_LOG("%s: %s", cmds[i][1], err);
+		EXPECT_NE(NULL, strstr(err, "ngemu: write error on standard output: No space left on device"))
+			TH_LOG("%s: %s", cmds[i][1], err);
+	}
+	close(full);
+	ASSERT_EQ(0, pipe(p));
+	close(p[0]);
+	EXPECT_EQ(1, run_to(p[1], cmds[0], err, sizeof(err))) TH_LOG("%s", err);
+	EXPECT_NE(NULL, strstr(err, "write error on standard output: Broken pipe")) TH_LOG("%s", err);
+	close(p[1]);
 }
 
 TEST_HARNESS_MAIN

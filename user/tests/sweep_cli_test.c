@@ -4,13 +4,16 @@
  * configuration and changes with any key; a repeated sweep runs nothing;
  * a sweep killed in the middle runs only its missing points when started
  * again; --jobs does not change the results; the CSV and the JSON agree;
- * bad options are usage errors.
+ * bad options are usage errors. Nothing is lost: a sweep onto a full
+ * filesystem fails and its resume completes it, a point file cut short
+ * runs again, SIGINT and SIGTERM leave no temporary and say how to go on.
  */
 #include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -319,6 +322,220 @@ TEST_F(sweep, bad_options_are_usage_errors)
 	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("sweep", "--help")));
 	EXPECT_EQ(0, self->r.status);
 	EXPECT_NE(NULL, strstr(self->r.out, "--grid K=V1,V2"));
+}
+
+/*
+ * run_cmd() with every file the command writes limited to @limit bytes
+ * and SIGXFSZ ignored: a write beyond fails with EFBIG, as a write to a
+ * full filesystem fails with ENOSPC, without needing one.
+ */
+static int run_fsize(struct cmd_result *r, char *const argv[], rlim_t limit)
+{
+	FILE *out = tmpfile(), *err = tmpfile();
+	struct rlimit rl = { limit, limit };
+	int status;
+	pid_t pid;
+
+	if (!out || !err)
+		return -1;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		dup2(fileno(out), 1);
+		dup2(fileno(err), 2);
+		signal(SIGXFSZ, SIG_IGN);
+		if (setrlimit(RLIMIT_FSIZE, &rl))
+			_exit(126);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	r->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	slurp(out, r->out, sizeof(r->out));
+	slurp(err, r->err, sizeof(r->err));
+	return 0;
+}
+
+/* Lines of @t. */
+static int lines(const char *t)
+{
+	int n = 0;
+
+	for (; t && *t; t++)
+		n += *t == '\n';
+	return n;
+}
+
+/* Files in DIR/OUT/SUB whose name has @part (a temporary's ".json."). */
+static int names_with(const char *dir, const char *out, const char *sub,
+		      const char *part)
+{
+	char path[256];
+	struct dirent *e;
+	int n = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/%s/%s", dir, out, sub);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while ((e = readdir(d)))
+		n += strstr(e->d_name, part) != NULL;
+	closedir(d);
+	return n;
+}
+
+/*
+ * A point file is 4 KB: under a 2 KB limit no run's output fits. The
+ * sweep says so and fails, keeps no point file cut short; with the limit
+ * lifted ("space freed") the same sweep runs every point.
+ */
+TEST_F(sweep, a_full_filesystem_fails_and_the_resume_completes)
+{
+	char *const *argv = SWEEP("f", "--workloads", "stream-triad,spmv",
+				  "--systems", "baseline,coalesce");
+	struct stat st;
+	char *csv;
+
+	ASSERT_EQ(0, chdir(self->dir));
+	umask(022);
+	ASSERT_EQ(0, run_fsize(&self->r, argv, 2048));
+	EXPECT_EQ(1, self->r.status) TH_LOG("%s%s", self->r.out, self->r.err);
+	EXPECT_NE(NULL, strstr(self->r.err, "gave no whole result")) TH_LOG("%s", self->r.err);
+	EXPECT_NE(NULL, strstr(self->r.out, "4 failed, 4 without a result"))
+		TH_LOG("%s", self->r.out);
+	EXPECT_EQ(0, points(self->dir, "f"));
+	ASSERT_EQ(0, run_cmd(&self->r, argv));
+	EXPECT_EQ(0, self->r.status) TH_LOG("%s", self->r.err);
+	EXPECT_NE(NULL, strstr(self->r.err, "4 points, 4 to run, 0 kept")) TH_LOG("%s", self->r.err);
+	EXPECT_EQ(4, points(self->dir, "f"));
+	csv = file(self->dir, "f", "results.csv");
+	EXPECT_EQ(5, lines(csv)) TH_LOG("%s", csv);
+	EXPECT_EQ(NULL, strstr(csv, ",,")) TH_LOG("%s", csv);
+	free(csv);
+	/* colleagues on a shared filesystem read the results */
+	ASSERT_EQ(0, stat("f/results.csv", &st));
+	EXPECT_EQ(0644, st.st_mode & 0777);
+	{
+		DIR *d = opendir("f/points");
+		struct dirent *e;
+		char path[512];
+
+		ASSERT_NE(NULL, d);
+		while ((e = readdir(d))) {
+			if (e->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "f/points/%s", e->d_name);
+			ASSERT_EQ(0, stat(path, &st));
+			EXPECT_EQ(0644, st.st_mode & 0777) TH_LOG("%s", path);
+		}
+		closedir(d);
+	}
+	/* the results themselves over the limit: named, and a failure */
+	ASSERT_EQ(0, run_fsize(&self->r, NGEMU("sweep", "--collect", "f"), 256));
+	EXPECT_EQ(1, self->r.status) TH_LOG("%s", self->r.err);
+	EXPECT_NE(NULL, strstr(self->r.err, "/f/results.csv: File too large"))
+		TH_LOG("%s", self->r.err);
+	EXPECT_EQ(0, names_with(self->dir, "f", ".", "results.csv."));
+	csv = file(self->dir, "f", "results.csv");
+	EXPECT_EQ(5, lines(csv)) TH_LOG("the results kept: %s", csv);
+	free(csv);
+}
+
+/* A point file cut short or empty is no result: the point runs again. */
+TEST_F(sweep, a_point_file_cut_short_runs_again)
+{
+	char *const *argv = SWEEP("t", "--workloads", "stream-triad,spmv");
+	char path[512], *csv;
+	struct dirent *e;
+	int cut = 0;
+	DIR *d;
+
+	ASSERT_EQ(0, chdir(self->dir));
+	ASSERT_EQ(0, run_cmd(&self->r, argv));
+	ASSERT_EQ(0, self->r.status) TH_LOG("%s", self->r.err);
+	d = opendir("t/points");
+	ASSERT_NE(NULL, d);
+	while ((e = readdir(d))) {
+		struct stat st;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "t/points/%s", e->d_name);
+		ASSERT_EQ(0, stat(path, &st));
+		/* the first one cut in the middle, the other emptied */
+		ASSERT_EQ(0, truncate(path, cut ? 0 : st.st_size / 2));
+		cut++;
+	}
+	closedir(d);
+	ASSERT_EQ(2, cut);
+	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("sweep", "--collect", "t")));
+	EXPECT_EQ(1, self->r.status) TH_LOG("%s", self->r.out);
+	EXPECT_NE(NULL, strstr(self->r.out, "2 without a result")) TH_LOG("%s", self->r.out);
+	ASSERT_EQ(0, run_cmd(&self->r, argv));
+	EXPECT_EQ(0, self->r.status) TH_LOG("%s", self->r.err);
+	EXPECT_NE(NULL, strstr(self->r.err, "2 points, 2 to run, 0 kept")) TH_LOG("%s", self->r.err);
+	EXPECT_NE(NULL, strstr(self->r.err, "is not a whole result: it runs again"));
+	csv = file(self->dir, "t", "results.csv");
+	EXPECT_EQ(3, lines(csv)) TH_LOG("%s", csv);
+	EXPECT_EQ(2, lines(strstr(csv, ",true,"))) TH_LOG("%s", csv);
+	free(csv);
+}
+
+/*
+ * SIGINT (Ctrl-C) or SIGTERM (Slurm's time limit) to a sweep whose runs
+ * are under way (long ones: 10^5 iterations, minutes each): its runs
+ * end, their temporaries go, a line says what is done and how to go on,
+ * and the exit status is 128 + the signal. The signal goes to ngemu
+ * alone, not to its runs as Ctrl-C would: ngemu must end them itself.
+ */
+TEST_F(sweep, sigint_and_sigterm_stop_cleanly)
+{
+	static const int sigs[] = { SIGINT, SIGTERM };
+
+	ASSERT_EQ(0, chdir(self->dir));
+	for (int k = 0; k < 2; k++) {
+		char *const *argv = SWEEP("i", "--workloads", "stream-triad",
+					  "--grid", "link-bw=32,64,128", "--jobs", "2",
+					  "--iters", "100000");
+		char err[4096] = "", want[64];
+		int st, started = 0;
+		FILE *f;
+		pid_t pid;
+
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (!pid) {
+			freopen("/dev/null", "w", stdout);
+			freopen("i.err", "w", stderr);
+			execv(argv[0], argv);
+			_exit(127);
+		}
+		/* both runs started: their temporaries are there (60 s at most) */
+		for (int i = 0; i < 30000 && started < 2; i++) {
+			started = names_with(self->dir, "i", "points", ".json.");
+			if (started < 2)
+				usleep(2000);
+		}
+		EXPECT_EQ(2, started);
+		kill(pid, sigs[k]);
+		ASSERT_EQ(pid, waitpid(pid, &st, 0));
+		ASSERT_TRUE(WIFEXITED(st)) TH_LOG("killed by signal %d", WTERMSIG(st));
+		EXPECT_EQ(128 + sigs[k], WEXITSTATUS(st));
+		f = fopen("i.err", "r");
+		ASSERT_NE(NULL, f);
+		err[fread(err, 1, sizeof(err) - 1, f)] = '\0';
+		fclose(f);
+		snprintf(want, sizeof(want), "stopped by %s: 0 of 3 points have a result",
+			 sigs[k] == SIGINT ? "SIGINT" : "SIGTERM");
+		EXPECT_NE(NULL, strstr(err, want)) TH_LOG("%s", err);
+		EXPECT_NE(NULL, strstr(err, "run the same command again")) TH_LOG("%s", err);
+		EXPECT_EQ(0, names_with(self->dir, "i", "points", ".json"));
+		EXPECT_EQ(0, names_with(self->dir, "i", "points", ".err"));
+	}
 }
 
 TEST_HARNESS_MAIN
