@@ -144,6 +144,7 @@ struct ng_config {
 	bool steal;			/* idle GPUs take other GPUs' blocks */
 	enum ng_mem_backend backend;
 	bool deterministic;		/* all SMs on one thread, fixed order */
+	bool checked;			/* every warp access checked (kernel.h) */
 	unsigned int interval;		/* skew bound between host threads, cycles */
 	unsigned int threads;		/* host threads (<= GPUs); 0: one per CPU */
 	unsigned int stress;		/* host perturbation, 1 in N; 0: off */
