@@ -255,7 +255,9 @@ int ng_cmd_bench(int argc, char **argv)
 		args[nargs++] = (char *)fam->scaled[i];
 	for (int i = 1; i < argc; i++)
 		args[nargs++] = argv[i];
-	if (ng_config_from_args(&cfg, nargs, args, rest, &nrest, err, sizeof(err)))
+	if (ng_config_from_args(&cfg, nargs, args, rest,
+				(int)(sizeof(rest) / sizeof(rest[0])), &nrest,
+				err, sizeof(err)))
 		return ng_usage_error("bench", "%s", err);
 	for (int i = 0; i < nrest; i++) {
 		const char *a = rest[i], *val = NULL;
