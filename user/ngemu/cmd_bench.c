@@ -172,8 +172,8 @@ static void print_list(bool json)
 	if (json) {
 		ng_json_init(&j, stdout, true);
 		ng_json_array_begin(&j);
-		for (int i = 0; ng_workloads[i]; i++) {
-			const struct ng_workload *w = ng_workloads[i];
+		for (unsigned int i = 0; ng_workload_at(i); i++) {
+			const struct ng_workload *w = ng_workload_at(i);
 
 			ng_json_object_begin(&j);
 			ng_json_kv_string(&j, "name", w->name);
@@ -195,23 +195,28 @@ static void print_list(bool json)
 		return;
 	}
 	printf("%-16s %10s %10s  %s\n", "", "per array", "paper", "");
-	for (unsigned int s = 0; s < NG_NSUITES; s++) {
+	/* a program's own workloads in no suite: the last section */
+	for (unsigned int s = 0; s <= NG_NSUITES; s++) {
 		bool any = false;
 
-		printf("%s: %s\n", ng_suite_name(s), ng_suite_desc(s));
-		for (int i = 0; ng_workloads[i]; i++) {
-			const struct ng_workload *w = ng_workloads[i];
+		if (s < NG_NSUITES)
+			printf("%s: %s\n", ng_suite_name(s), ng_suite_desc(s));
+		for (unsigned int i = 0; ng_workload_at(i); i++) {
+			const struct ng_workload *w = ng_workload_at(i);
 			uint64_t ps = ng_workload_paper_size(w);
 
-			if (!(w->suites & (1u << s)))
+			if (s == NG_NSUITES ? w->suites & ((1u << NG_NSUITES) - 1) :
+			    !(w->suites & (1u << s)))
 				continue;
+			if (!any && s == NG_NSUITES)
+				printf("other: in no suite (this program's own)\n");
 			any = true;
 			printf("  %-14s %10s %10s  %s\n", w->name,
 			       ng_format_bytes(w->default_size, b1, sizeof(b1)),
 			       ps ? ng_format_bytes(ps, b2, sizeof(b2)) : "-",
 			       w->desc);
 		}
-		if (!any)
+		if (!any && s < NG_NSUITES)
 			printf("  (none yet)\n");
 	}
 }
