@@ -151,7 +151,8 @@ int ng_sm_init(struct ng_sm *sm, struct ng_model *m, unsigned int gpu,
 	sm->mlp = m->mlp;
 	sm->line_bytes = m->cfg->line;
 	sm->line_words = m->cfg->line / 4;
-	sm->local_inline = m->local_inline;
+	/* checked mode: every access through the out-of-line path, which checks */
+	sm->local_inline = m->local_inline && !m->cfg->checked;
 	sm->space_base = (uintptr_t)m->space->base;
 	/* kmod: GPU g reaches memory through its own view (space.h) */
 	sm->view_delta = (uintptr_t)(gpu * m->space->view_stride);

@@ -25,6 +25,9 @@ static bool contig(struct ng_warp *w, uintptr_t p, uintptr_t end, unsigned int o
 	bool copied = false;
 	struct ng_req r;
 
+	if (__builtin_expect(w->b->checked, 0) && w->nlanes)
+		ng_check_range(w, p, end, (unsigned int)((end - p) / w->nlanes),
+			       op == NG_OP_LOAD ? "load" : "store");
 	sm->ctr.v[NG_CTR_LANES] += w->nlanes;
 	r.op = op;
 	/* one whole aligned line: the common case of 32 x 4 B on 128 B */
@@ -103,12 +106,12 @@ static void resolve(struct ng_warp *w, int lane, uintptr_t p, uintptr_t end,
 
 	if (!w->b->modeled || p >= end)
 		return;
-	for (uintptr_t a = p & ~(step - 1); a < end; a += step) {
-		/* the table's bounds, before the table is read */
-		if ((a - (uintptr_t)sp->base) >> sp->page_shift >= sp->npages)
-			ng_warp_fault(w, lane, p, end - p, op, NULL);
+	/* the table's bounds, before it is read: its ends cover what lies between */
+	if ((p - (uintptr_t)sp->base) >> sp->page_shift >= sp->npages ||
+	    (end - 1 - (uintptr_t)sp->base) >> sp->page_shift >= sp->npages)
+		ng_warp_fault(w, lane, p, end - p, op, NULL);
+	for (uintptr_t a = p & ~(step - 1); a < end; a += step)
 		(void)ng_home_at(sp, a, w->b->sm->gpu, w->b->sm->now);
-	}
 }
 
 /*
@@ -303,12 +306,13 @@ static bool block_local_lines(struct ng_sm *sm, uintptr_t p, unsigned int nlines
 	unsigned int slot = sm->ring_pos, mlp = sm->mlp;
 	ng_ticks now = sm->now, done_max = sm->done_max, port = sm->port;
 
-	if (!sm->local_inline)
-		return false;
 	/* outside the table: warp by warp, where ng_warp_send() says so */
+	if (!sm->local_inline ||
+	    (p - sm->space_base) >> sm->page_shift >= sm->loc_pages ||
+	    (end - 1 - sm->space_base) >> sm->page_shift >= sm->loc_pages)
+		return false;
 	for (uintptr_t a = p & ~(pg - 1); a < end; a += pg)
-		if ((a - sm->space_base) >> sm->page_shift >= sm->loc_pages ||
-		    atomic_load_explicit(&sm->loc[(a - sm->space_base) >>
+		if (atomic_load_explicit(&sm->loc[(a - sm->space_base) >>
 						  sm->page_shift],
 					 memory_order_relaxed) != sm->gpu)
 			return false;

@@ -240,7 +240,9 @@ void ng_warp_fault(const struct ng_warp *w, int lane, uintptr_t addr,
 /*
  * Checked mode (ng_block.checked): stop the run unless bytes [p, end) of
  * warp @w's @op lie in one live buffer; lane l has the bytes from
- * p + l * @size (runtime/check.c).
+ * p + l * @size (runtime/check.c). The inline paths below need no test
+ * of their own: in checked mode the SM's local_inline is off, so every
+ * contiguous access takes the out-of-line path, which checks.
  */
 void ng_check_range(const struct ng_warp *w, uintptr_t p, uintptr_t end,
 		    unsigned int size, const char *op);
@@ -342,8 +344,6 @@ static inline const void *ng_ld_contig_ref(struct ng_warp *w,
 
 	const void *view;
 
-	if (__builtin_expect(w->b->checked, 0))
-		ng_check_range(w, p, end, size, "load");
 	if (!w->b->modeled)
 		return base;
 	view = (const void *)(p + w->b->sm->view_delta);
@@ -358,8 +358,6 @@ static inline void ng_st_contig_done(struct ng_warp *w, void *base,
 {
 	uintptr_t p = (uintptr_t)base, end = p + (uintptr_t)w->nlanes * size;
 
-	if (__builtin_expect(w->b->checked, 0))
-		ng_check_range(w, p, end, size, "store");
 	if (!w->b->modeled)
 		return;
 	if (end - p == w->b->sm->line_bytes && !(p & (end - p - 1)) &&
