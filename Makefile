@@ -10,7 +10,8 @@
 #   make BUILD=dir     user-space outputs in dir (default: build)
 #   make KDIR=... KVER=...  build the module against other kernel headers
 #   make version | dist   print the version | tar the committed tree
-#   make install PREFIX=dir  ngemu, libngemu.a, headers, ngemu.pc (DESTDIR too)
+#   make install PREFIX=dir  ngemu, libngemu.a, libngemu-cli.a, headers,
+#                      ngemu.pc (DESTDIR too)
 #   make dkms-install  the module's sources under DKMS (rebuilt per kernel)
 #
 # The module (Kbuild) builds in the source tree: Kbuild for external modules
@@ -54,6 +55,8 @@ LDLIBS  := -lnuma -luring -lm
 
 LIB_SRCS     := $(sort $(shell find user/lib -name '*.c'))
 NGEMU_SRCS   := $(wildcard user/ngemu/*.c)
+# the command line but its main(): ng_main() for programs of one's own
+CLI_SRCS     := $(filter-out user/ngemu/ngemu.c,$(NGEMU_SRCS))
 UTEST_SRCS   := $(wildcard user/tests/*.c)
 # *_m32_test.c: 32-bit clients, from the uapi header alone (gcc -m32)
 KSFT_SRCS    := $(filter-out %_m32_test.c,$(wildcard selftests/numagpu/*.c))
@@ -62,7 +65,9 @@ KSFT_M32     := $(patsubst selftests/numagpu/%.c,$(BUILD)/selftests/numagpu/%,\
 
 LIB_OBJS     := $(LIB_SRCS:%.c=$(OBJ)/%.o)
 NGEMU_OBJS   := $(NGEMU_SRCS:%.c=$(OBJ)/%.o)
+CLI_OBJS     := $(CLI_SRCS:%.c=$(OBJ)/%.o)
 LIB          := $(BUILD)/libngemu.a
+CLI_LIB      := $(BUILD)/libngemu-cli.a
 NGEMU        := $(BUILD)/ngemu
 UTESTS       := $(UTEST_SRCS:user/tests/%.c=$(BUILD)/tests/%)
 KSFTS        := $(KSFT_SRCS:selftests/numagpu/%.c=$(BUILD)/selftests/numagpu/%)
@@ -89,8 +94,9 @@ dist:
 		-o $(BUILD)/numagpu-$(VERSION).tar.gz HEAD
 	@echo $(BUILD)/numagpu-$(VERSION).tar.gz
 
-# libngemu for programs of one's own (examples/): the static library,
-# the public headers (and the uapi header they include), pkg-config's file.
+# libngemu for programs of one's own (examples/): the static libraries
+# (libngemu-cli.a: the command line as ng_main()), the public headers (and
+# the uapi header they include), pkg-config's file.
 PREFIX  ?= /usr/local
 INSTALL_DIR = $(DESTDIR)$(PREFIX)
 PUB_HDRS := $(shell find user/include/ngemu -name '*.h')
@@ -103,6 +109,7 @@ install: user
 	$(Q)install -m 644 $(BUILD)/ngemu.1 $(INSTALL_DIR)/share/man/man1/ngemu.1
 	$(Q)install -m 644 share/reproduce/*.txt $(INSTALL_DIR)/share/ngemu/reproduce/
 	$(Q)install -m 644 $(LIB) $(INSTALL_DIR)/lib/libngemu.a
+	$(Q)install -m 644 $(CLI_LIB) $(INSTALL_DIR)/lib/libngemu-cli.a
 	$(Q)for h in $(PUB_HDRS); do \
 		d=$(INSTALL_DIR)/include/$${h#user/include/}; \
 		install -d "$${d%/*}" && install -m 644 "$$h" "$$d" || exit 1; \
@@ -141,7 +148,7 @@ $(KO): $(KMOD_SRCS)
 	@test -f $(KDIR)/Makefile || { echo "no kernel headers at $(KDIR): run tools/install-deps.sh or set KDIR" >&2; exit 1; }
 	$(Q)$(MAKE) -C $(KDIR) M=$(CURDIR) $(if $(filter 1,$(V)),V=1) modules
 
-user: $(LIB) $(NGEMU) $(BUILD)/ngemu.1
+user: $(LIB) $(CLI_LIB) $(NGEMU) $(BUILD)/ngemu.1
 
 # the man page, with the version of the tree
 $(BUILD)/ngemu.1: user/ngemu/ngemu.1.in include/uapi/linux/numagpu.h
@@ -168,9 +175,13 @@ $(LIB): $(LIB_OBJS)
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(NGEMU): $(NGEMU_OBJS) $(LIB)
+$(CLI_LIB): $(CLI_OBJS)
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(NGEMU): $(OBJ)/user/ngemu/ngemu.o $(CLI_LIB) $(LIB)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(CFLAGS) $(NG_LDFLAGS) -o $@ $(NGEMU_OBJS) $(LIB) $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) $(NG_LDFLAGS) -o $@ $< $(CLI_LIB) $(LIB) $(LDLIBS)
 
 # Tests include the kselftest harness, extracted from linux-source-6.1.
 TEST_OBJS := $(UTEST_SRCS:%.c=$(OBJ)/%.o) $(KSFT_SRCS:%.c=$(OBJ)/%.o)

@@ -118,7 +118,9 @@ int main(int argc, char **argv)
 
 	if (argc > 64)
 		return usage("too many arguments");
-	if (ng_config_from_args(&cfg, argc, argv, rest, &nrest, err, sizeof(err)))
+	if (ng_config_from_args(&cfg, argc, argv, rest,
+				(int)(sizeof(rest) / sizeof(rest[0])), &nrest,
+				err, sizeof(err)))
 		return usage(err);
 	for (int i = 0; i < nrest; i++) {
 		if (!strcmp(rest[i], "--corrupt")) {

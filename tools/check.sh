@@ -48,6 +48,7 @@ san="$BUILD/san"
 if make BUILD="$san" SAN=1 user tests; then
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	NGEMU_CHECKED=1 \
 	NGEMU="$(abs "$san")/ngemu" tools/ksft-run.sh -s user-asan -t 900 "$san"/tests/* \
 		> "$logs/user-san.tap"
 	grep -E '^(not )?ok ' "$logs/user-san.tap"

@@ -172,8 +172,8 @@ static void print_list(bool json)
 	if (json) {
 		ng_json_init(&j, stdout, true);
 		ng_json_array_begin(&j);
-		for (int i = 0; ng_workloads[i]; i++) {
-			const struct ng_workload *w = ng_workloads[i];
+		for (unsigned int i = 0; ng_workload_at(i); i++) {
+			const struct ng_workload *w = ng_workload_at(i);
 
 			ng_json_object_begin(&j);
 			ng_json_kv_string(&j, "name", w->name);
@@ -195,23 +195,28 @@ static void print_list(bool json)
 		return;
 	}
 	printf("%-16s %10s %10s  %s\n", "", "per array", "paper", "");
-	for (unsigned int s = 0; s < NG_NSUITES; s++) {
+	/* a program's own workloads in no suite: the last section */
+	for (unsigned int s = 0; s <= NG_NSUITES; s++) {
 		bool any = false;
 
-		printf("%s: %s\n", ng_suite_name(s), ng_suite_desc(s));
-		for (int i = 0; ng_workloads[i]; i++) {
-			const struct ng_workload *w = ng_workloads[i];
+		if (s < NG_NSUITES)
+			printf("%s: %s\n", ng_suite_name(s), ng_suite_desc(s));
+		for (unsigned int i = 0; ng_workload_at(i); i++) {
+			const struct ng_workload *w = ng_workload_at(i);
 			uint64_t ps = ng_workload_paper_size(w);
 
-			if (!(w->suites & (1u << s)))
+			if (s == NG_NSUITES ? w->suites & ((1u << NG_NSUITES) - 1) :
+			    !(w->suites & (1u << s)))
 				continue;
+			if (!any && s == NG_NSUITES)
+				printf("other: in no suite (this program's own)\n");
 			any = true;
 			printf("  %-14s %10s %10s  %s\n", w->name,
 			       ng_format_bytes(w->default_size, b1, sizeof(b1)),
 			       ps ? ng_format_bytes(ps, b2, sizeof(b2)) : "-",
 			       w->desc);
 		}
-		if (!any)
+		if (!any && s < NG_NSUITES)
 			printf("  (none yet)\n");
 	}
 }
@@ -255,7 +260,9 @@ int ng_cmd_bench(int argc, char **argv)
 		args[nargs++] = (char *)fam->scaled[i];
 	for (int i = 1; i < argc; i++)
 		args[nargs++] = argv[i];
-	if (ng_config_from_args(&cfg, nargs, args, rest, &nrest, err, sizeof(err)))
+	if (ng_config_from_args(&cfg, nargs, args, rest,
+				(int)(sizeof(rest) / sizeof(rest[0])), &nrest,
+				err, sizeof(err)))
 		return ng_usage_error("bench", "%s", err);
 	for (int i = 0; i < nrest; i++) {
 		const char *a = rest[i], *val = NULL;

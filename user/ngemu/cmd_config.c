@@ -136,7 +136,9 @@ int ng_cmd_config(int argc, char **argv)
 			config_usage(stdout);
 			return NG_EXIT_OK;
 		}
-	if (ng_config_from_args(&cfg, argc, argv, rest, &nrest, err, sizeof(err)))
+	if (ng_config_from_args(&cfg, argc, argv, rest,
+				(int)(sizeof(rest) / sizeof(rest[0])), &nrest,
+				err, sizeof(err)))
 		return ng_usage_error("config", "%s", err);
 	for (int i = 0; i < nrest; i++) {
 		if (!strcmp(rest[i], "--show"))

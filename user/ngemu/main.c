@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* ngemu: the command line of the numagpu emulator. */
+/*
+ * ngemu: the command line of the numagpu emulator, as ng_main() (in
+ * libngemu-cli.a, ngemu/cli.h): ngemu's main() (ngemu.c) and a program
+ * of one's own with workloads of its own call it.
+ */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,6 +11,7 @@
 #include <linux/numagpu.h>
 
 #include "commands.h"
+#include "ngemu/cli.h"
 
 static const struct ng_command commands[] = {
 	{ "info", "show the emulated GPUs, their nodes, CPUs, memory and distances",
@@ -65,11 +70,16 @@ static void usage(FILE *out)
 		"the paper, 130/143 (sweep, reproduce) stopped by SIGINT/SIGTERM.\n");
 }
 
-int main(int argc, char **argv)
+int ng_main(int argc, char **argv, const struct ng_workload *const *workloads)
 {
 	const char *cmd;
+	char err[256];
 
 	ng_check_stdout_at_exit();
+	if (workloads && ng_workloads_add(workloads, err, sizeof(err))) {
+		fprintf(stderr, "ngemu: %s\n", err);
+		return NG_EXIT_FAIL;
+	}
 	if (argc < 2) {
 		usage(stderr);
 		return NG_EXIT_USAGE;

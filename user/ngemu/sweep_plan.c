@@ -97,7 +97,9 @@ static int point_hash(const struct sweep *s, struct sw_point *p)
 		args[na++] = (char *)fam->scaled[i];
 	for (int i = 0; i < n; i++)
 		args[na++] = v[i];
-	if (ng_config_from_args(&cfg, na, args, rest, &nrest, err, sizeof(err)) ||
+	if (ng_config_from_args(&cfg, na, args, rest,
+				(int)(sizeof(rest) / sizeof(rest[0])), &nrest,
+				err, sizeof(err)) ||
 	    ng_cmp_apply(&cfg, ng_cmp_find(p->sys, strlen(p->sys)), cfg.rdc_size,
 			 err, sizeof(err))) {
 		fprintf(stderr, "ngemu sweep: %s/%s: %s\n", p->wl, p->sys, err);

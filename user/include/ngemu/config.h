@@ -157,6 +157,7 @@ struct ng_config {
 	bool steal;			/* idle GPUs take other GPUs' blocks */
 	enum ng_mem_backend backend;
 	bool deterministic;		/* all SMs on one thread, fixed order */
+	bool checked;			/* every warp access checked (kernel.h) */
 	unsigned int interval;		/* skew bound between host threads, cycles */
 	unsigned int threads;		/* host threads (<= GPUs); 0: one per CPU */
 	unsigned int stress;		/* host perturbation, 1 in N; 0: off */
@@ -346,11 +347,14 @@ const char *ng_replicate_name(enum ng_replicate r);
  * default carve), then --config FILE, then every --KEY VALUE (or
  * --KEY=VALUE; a yes/no key alone means yes, --no-KEY means no), in that
  * order whatever their order on the line. Arguments that are not config
- * options are copied to @rest (*nrest of them, argv[0] excluded).
- * Returns 0, or -EINVAL with a message naming the problem.
+ * options are copied to @rest, an array of @restcap entries (*nrest of
+ * them, argv[0] excluded; argc - 1 entries always suffice); more than
+ * @restcap of them is an error. Returns 0, or -EINVAL with a message
+ * naming the problem.
  */
 int ng_config_from_args(struct ng_config *cfg, int argc, char **argv,
-			char **rest, int *nrest, char *err, size_t errlen);
+			char **rest, int restcap, int *nrest, char *err,
+			size_t errlen);
 
 /* Parse "64K", "2M", "1G", "4096" (binary units). */
 int ng_parse_size(const char *s, uint64_t *out);

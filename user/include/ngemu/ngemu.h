@@ -10,6 +10,8 @@
  *   ng_launch()             a kernel: a C function run once per block,
  *                           doing its memory accesses warp by warp
  *   ng_system_counters()    what the model counted
+ *   ng_main()               the ngemu command line with workloads of one's
+ *                           own (ngemu/cli.h; libngemu-cli.a)
  *
  * examples/ holds a complete program; Documentation/runtime.rst describes
  * the kernel-writing API. Link with `pkg-config --libs ngemu`.
@@ -17,6 +19,7 @@
 #ifndef NGEMU_NGEMU_H
 #define NGEMU_NGEMU_H
 
+#include "ngemu/cli.h"
 #include "ngemu/config.h"
 #include "ngemu/runtime/kernel.h"
 #include "ngemu/runtime/space.h"

@@ -138,6 +138,8 @@ static const struct ng_key core_keys[] = {
 		   "host threads stepping the SMs, a GPU's SMs on one (0: one per CPU, at most one per GPU)"),
 	NG_KEY_NUM("deterministic", NG_KEY_BOOL, deterministic, 0, 0,
 		   "all SMs on one thread, fixed order"),
+	NG_KEY_NUM("checked", NG_KEY_BOOL, checked, 0, 0,
+		   "check every warp access against the live buffers, stop at a bad one (default: NGEMU_CHECKED)"),
 	NG_KEY_NUM("seed", NG_KEY_SIZE, seed, 0, 1.8e19,
 		   "random seed of workloads"),
 	NG_KEY_NUM("inject", NG_KEY_BOOL, inject, 0, 0,

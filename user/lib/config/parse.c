@@ -358,8 +358,23 @@ static int split_opt(int argc, char **argv, int i, char *key, size_t keylen,
 	return 2;
 }
 
+/* Keep @arg in @rest, which holds @cap; false with a message if full. */
+static bool keep(char **rest, int cap, int *nrest, char *arg, char *err,
+		 size_t errlen)
+{
+	if (*nrest >= cap) {
+		ng_seterr(err, errlen,
+			  "too many arguments: more than %d that are not config options",
+			  cap);
+		return false;
+	}
+	rest[(*nrest)++] = arg;
+	return true;
+}
+
 int ng_config_from_args(struct ng_config *cfg, int argc, char **argv,
-			char **rest, int *nrest, char *err, size_t errlen)
+			char **rest, int restcap, int *nrest, char *err,
+			size_t errlen)
 {
 	const char *preset = "carve", *file = NULL;
 	char key[64], msg[384];
@@ -405,17 +420,20 @@ int ng_config_from_args(struct ng_config *cfg, int argc, char **argv,
 
 		if (!strcmp(argv[i], "--")) {
 			while (++i < argc)
-				rest[(*nrest)++] = argv[i];
+				if (!keep(rest, restcap, nrest, argv[i], err, errlen))
+					return -EINVAL;
 			break;
 		}
 		if (strncmp(argv[i], "--", 2)) {
-			rest[(*nrest)++] = argv[i];
+			if (!keep(rest, restcap, nrest, argv[i], err, errlen))
+				return -EINVAL;
 			continue;
 		}
 		used = split_opt(argc, argv, i, key, sizeof(key), &val, &flag,
 				 &known);
 		if (!known) {
-			rest[(*nrest)++] = argv[i];
+			if (!keep(rest, restcap, nrest, argv[i], err, errlen))
+				return -EINVAL;
 			continue;
 		}
 		i += used - 1;

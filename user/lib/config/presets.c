@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ngemu/config.h"
@@ -283,6 +284,8 @@ int ng_config_preset(struct ng_config *c, const char *name, char *err,
 		     size_t errlen)
 {
 	const struct preset *p = find(name);
+	const char *env;
+	char msg[256];
 
 	if (!p) {
 		ng_seterr(err, errlen,
@@ -293,5 +296,11 @@ int ng_config_preset(struct ng_config *c, const char *name, char *err,
 	*c = base;
 	p->apply(c);
 	snprintf(c->preset, sizeof(c->preset), "%s", name);
+	/* checked mode's default: the test suite's and sanitizers' switch */
+	env = getenv("NGEMU_CHECKED");
+	if (env && *env && ng_config_set(c, "checked", env, msg, sizeof(msg))) {
+		ng_seterr(err, errlen, "NGEMU_CHECKED: %s", msg);
+		return -EINVAL;
+	}
 	return 0;
 }

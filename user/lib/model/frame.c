@@ -151,11 +151,13 @@ int ng_sm_init(struct ng_sm *sm, struct ng_model *m, unsigned int gpu,
 	sm->mlp = m->mlp;
 	sm->line_bytes = m->cfg->line;
 	sm->line_words = m->cfg->line / 4;
-	sm->local_inline = m->local_inline;
+	/* checked mode: every access through the out-of-line path, which checks */
+	sm->local_inline = m->local_inline && !m->cfg->checked;
 	sm->space_base = (uintptr_t)m->space->base;
 	/* kmod: GPU g reaches memory through its own view (space.h) */
 	sm->view_delta = (uintptr_t)(gpu * m->space->view_stride);
 	sm->loc = m->space->loc;
+	sm->loc_pages = m->space->npages;
 	sm->page_shift = m->space->page_shift;
 	sm->rng = (m->cfg->seed + 1) * 0x9e3779b97f4a7c15ULL ^ (id + 1);
 	sm->linebuf = sm->own_linebuf;

@@ -25,6 +25,8 @@ static void run_block(struct ng_system *sys, struct ng_sm *sm,
 		.shared = sm->shared,
 		.shared_bytes = sys->cfg.shared_bytes,
 		.modeled = !l->native,
+		.checked = sys->cfg.checked,
+		.kernel = l->name,
 	};
 
 	b.idx.x = (unsigned int)(id % l->grid.x);

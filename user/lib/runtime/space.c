@@ -293,7 +293,7 @@ int ng_malloc(struct ng_space *s, struct ng_buf *b, uint64_t size,
 	if (ng_grow((void **)&s->allocs, &s->cap_allocs, s->nallocs + 1,
 		    sizeof(*s->allocs)))
 		s->allocs[s->nallocs] = (struct ng_alloc_rec){
-			.start = (uintptr_t)p, .size = size };
+			.start = (uintptr_t)p, .size = size, .live = true };
 	s->nallocs++;
 	if (o.place == NG_PLACE_HOST)
 		s->host_allocated += span;
@@ -315,6 +315,8 @@ void ng_free(struct ng_space *s, struct ng_buf *b)
 	     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
 	if (s->ops->unmap)
 		s->ops->unmap(s, b);
+	if (b->seq < s->nallocs && b->seq < s->cap_allocs)
+		s->allocs[b->seq].live = false;
 	memset(s->glive + (((uint64_t)(p - s->base) >> s->page_shift) /
 			   s->ngpus), 0, (b->span >> s->page_shift) / s->ngpus);
 	if (b->place == NG_PLACE_HOST)

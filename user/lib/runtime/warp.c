@@ -5,8 +5,10 @@
  * view of the memory (ng_warp_view(): the kmod backend's per-GPU views). The contiguous-lane hot path is inline in
  * ngemu/kernel.h.
  */
+#include <stdio.h>
 #include <string.h>
 
+#include "runtime/check.h"
 #include "ngemu/runtime/kernel.h"
 
 /*
@@ -23,6 +25,9 @@ static bool contig(struct ng_warp *w, uintptr_t p, uintptr_t end, unsigned int o
 	bool copied = false;
 	struct ng_req r;
 
+	if (__builtin_expect(w->b->checked, 0) && w->nlanes)
+		ng_check_range(w, p, end, (unsigned int)((end - p) / w->nlanes),
+			       op == NG_OP_LOAD ? "load" : "store");
 	sm->ctr.v[NG_CTR_LANES] += w->nlanes;
 	r.op = op;
 	/* one whole aligned line: the common case of 32 x 4 B on 128 B */
@@ -93,15 +98,38 @@ void ng_ld_contig(struct ng_warp *w, const void *base, unsigned int size,
  * the kmod backend the first fault decides where the module puts a page,
  * and it must come through the storing GPU's view (ng_space_first_touch).
  */
-static void resolve(struct ng_warp *w, uintptr_t p, uintptr_t end)
+static void resolve(struct ng_warp *w, int lane, uintptr_t p, uintptr_t end,
+		    const char *op)
 {
 	struct ng_space *sp = w->b->space;
 	uintptr_t step = (uintptr_t)1 << sp->page_shift;
 
 	if (!w->b->modeled || p >= end)
 		return;
+	/* the table's bounds, before it is read: its ends cover what lies between */
+	if ((p - (uintptr_t)sp->base) >> sp->page_shift >= sp->npages ||
+	    (end - 1 - (uintptr_t)sp->base) >> sp->page_shift >= sp->npages)
+		ng_warp_fault(w, lane, p, end - p, op, NULL);
 	for (uintptr_t a = p & ~(step - 1); a < end; a += step)
 		(void)ng_home_at(sp, a, w->b->sm->gpu, w->b->sm->now);
+}
+
+/*
+ * ng_ld()'s and ng_st()'s lane size (kernel.h), in every mode: a lane
+ * over a line would overrun the coalescer's requests and the lane's copy.
+ */
+static void check_size(const struct ng_warp *w, const uintptr_t *addr,
+		       unsigned int size, const char *op)
+{
+	unsigned int line = w->b->sm->line_bytes;
+	int lane = __builtin_ctz(w->active | 1u << 31);
+	char why[96];
+
+	if (__builtin_expect(size - 1 < line, 1))
+		return;
+	snprintf(why, sizeof(why), "a lane accesses 1 to %u bytes (the line)",
+		 line);
+	ng_warp_fault(w, lane, addr[lane], size, op, why);
 }
 
 void ng_st_contig(struct ng_warp *w, void *base, unsigned int size,
@@ -109,7 +137,10 @@ void ng_st_contig(struct ng_warp *w, void *base, unsigned int size,
 {
 	size_t n = (size_t)w->nlanes * size;
 
-	resolve(w, (uintptr_t)base, (uintptr_t)base + n);
+	if (__builtin_expect(w->b->checked, 0))
+		ng_check_range(w, (uintptr_t)base, (uintptr_t)base + n, size,
+			       "store");
+	resolve(w, -1, (uintptr_t)base, (uintptr_t)base + n, "store");
 	/* write-through to the home first (through this GPU's view), so
 	 * caches refresh from it */
 	memcpy(ng_warp_view(w, base), buf, n);
@@ -134,6 +165,9 @@ void ng_ld(struct ng_warp *w, const uintptr_t addr[NG_WARP], unsigned int size,
 	unsigned int line, n;
 	char *out = buf;
 
+	check_size(w, addr, size, "load");
+	if (__builtin_expect(w->b->checked, 0))
+		ng_check_lanes(w, addr, size, "load");
 	if (!w->b->modeled) {
 		for (uint32_t a = w->active; a; a &= a - 1) {
 			unsigned int lane = (unsigned int)__builtin_ctz(a);
@@ -169,10 +203,13 @@ void ng_st(struct ng_warp *w, const uintptr_t addr[NG_WARP], unsigned int size,
 	const char *in = buf;
 	unsigned int n;
 
+	check_size(w, addr, size, "store");
+	if (__builtin_expect(w->b->checked, 0))
+		ng_check_lanes(w, addr, size, "store");
 	for (uint32_t a = w->active; a; a &= a - 1) {
 		unsigned int lane = (unsigned int)__builtin_ctz(a);
 
-		resolve(w, addr[lane], addr[lane] + size);
+		resolve(w, (int)lane, addr[lane], addr[lane] + size, "store");
 	}
 	/* lanes in order: the highest lane wins a conflict, as on GPUs */
 	for (uint32_t a = w->active; a; a &= a - 1) {
@@ -201,10 +238,12 @@ void ng_atomic_add_u32(struct ng_warp *w, const uintptr_t addr[NG_WARP],
 	struct ng_line_req lr[NG_MAX_LINE_REQS];
 	unsigned int n;
 
+	if (__builtin_expect(w->b->checked, 0))
+		ng_check_lanes(w, addr, 4, "atomic");
 	for (uint32_t a = w->active; a; a &= a - 1) {
 		unsigned int lane = (unsigned int)__builtin_ctz(a);
 
-		resolve(w, addr[lane], addr[lane] + 4);
+		resolve(w, (int)lane, addr[lane], addr[lane] + 4, "atomic");
 	}
 	for (uint32_t a = w->active; a; a &= a - 1) {
 		unsigned int lane = (unsigned int)__builtin_ctz(a);
@@ -267,7 +306,10 @@ static bool block_local_lines(struct ng_sm *sm, uintptr_t p, unsigned int nlines
 	unsigned int slot = sm->ring_pos, mlp = sm->mlp;
 	ng_ticks now = sm->now, done_max = sm->done_max, port = sm->port;
 
-	if (!sm->local_inline)
+	/* outside the table: warp by warp, where ng_warp_send() says so */
+	if (!sm->local_inline ||
+	    (p - sm->space_base) >> sm->page_shift >= sm->loc_pages ||
+	    (end - 1 - sm->space_base) >> sm->page_shift >= sm->loc_pages)
 		return false;
 	for (uintptr_t a = p & ~(pg - 1); a < end; a += pg)
 		if (atomic_load_explicit(&sm->loc[(a - sm->space_base) >>
@@ -388,6 +430,8 @@ static const void *block_contig(struct ng_block *b, uintptr_t base,
 const void *ng_block_ld_contig_ref(struct ng_block *b, const void *base,
 				   unsigned int n, unsigned int size, void *buf)
 {
+	if (__builtin_expect(b->checked, 0))
+		ng_check_block(b, (uintptr_t)base, n, size, "load");
 	if (!b->modeled || !n)
 		return base;
 	return block_contig(b, (uintptr_t)base, n, size, buf, true);
@@ -396,6 +440,8 @@ const void *ng_block_ld_contig_ref(struct ng_block *b, const void *base,
 void ng_block_st_contig_done(struct ng_block *b, void *base, unsigned int n,
 			     unsigned int size)
 {
+	if (__builtin_expect(b->checked, 0))
+		ng_check_block(b, (uintptr_t)base, n, size, "store");
 	if (b->modeled && n)
 		(void)block_contig(b, (uintptr_t)base, n, size, NULL, false);
 }

@@ -3,8 +3,10 @@
  * The workloads, one line each (their files are under this folder, by the
  * benchmark suite they come from), and the suites they are tagged with.
  */
+#include <errno.h>
 #include <string.h>
 
+#include "ngemu/util/err.h"
 #include "ngemu/workloads/workload.h"
 
 extern const struct ng_workload ng_wl_triad, ng_wl_local_stream,
@@ -89,12 +91,86 @@ const char *ng_suite_desc(unsigned int i)
 	return i < NG_NSUITES ? suites[i].desc : NULL;
 }
 
+/* A program's own workloads (ng_workloads_add()), after the built-ins. */
+static const struct ng_workload *const *added;
+static unsigned int nadded;
+
+const struct ng_workload *ng_workload_at(unsigned int i)
+{
+	/* the built-in list is above, NULL last */
+	const unsigned int nbuiltin =
+		sizeof(ng_workloads) / sizeof(ng_workloads[0]) - 1;
+
+	if (i < nbuiltin)
+		return ng_workloads[i];
+	return i - nbuiltin < nadded ? added[i - nbuiltin] : NULL;
+}
+
 const struct ng_workload *ng_workload_find(const char *name)
 {
-	for (unsigned int i = 0; ng_workloads[i]; i++)
-		if (!strcmp(ng_workloads[i]->name, name))
-			return ng_workloads[i];
+	const struct ng_workload *w;
+
+	for (unsigned int i = 0; (w = ng_workload_at(i)); i++)
+		if (!strcmp(w->name, name))
+			return w;
 	return NULL;
+}
+
+/*
+ * What the commands rely on: a name that fits a result and a file name
+ * (sweep's), arrays to size it by, iterations, a run function.
+ */
+static int check_workload(const struct ng_workload *w, unsigned int i,
+			  char *err, size_t errlen)
+{
+	const char *n = w->name;
+
+	if (!n || !*n || strlen(n) >= sizeof(((struct ng_bench_result *)0)->workload) ||
+	    n[strspn(n, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")] ||
+	    n[0] == '-') {
+		ng_seterr(err, errlen,
+			  "workload %u: name '%s' is not 1 to 31 letters, digits, '-', '_' or '.' (not starting with '-')",
+			  i, n ? n : "(null)");
+		return -EINVAL;
+	}
+	if (!w->run || !w->desc || !w->narrays || !w->default_iters ||
+	    !w->default_size) {
+		ng_seterr(err, errlen,
+			  "workload '%s': run, desc, narrays, default_iters and default_size must be set",
+			  n);
+		return -EINVAL;
+	}
+	if (ng_workload_find(n)) {
+		ng_seterr(err, errlen, "workload '%s': the name is taken", n);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int ng_workloads_add(const struct ng_workload *const *list, char *err,
+		     size_t errlen)
+{
+	unsigned int n = 0;
+
+	if (nadded) {
+		ng_seterr(err, errlen, "workloads were added already");
+		return -EBUSY;
+	}
+	for (; list && list[n]; n++) {
+		int ret = check_workload(list[n], n, err, errlen);
+
+		if (ret) {
+			added = NULL;
+			nadded = 0;
+			return ret;
+		}
+		/* the next names against this one's too */
+		added = list;
+		nadded = n + 1;
+	}
+	added = list;
+	nadded = n;
+	return 0;
 }
 
 uint64_t ng_workload_paper_size(const struct ng_workload *wl)

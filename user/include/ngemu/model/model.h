@@ -258,6 +258,7 @@ struct ng_sm {
 	uintptr_t view_delta;		/* device address -> this GPU's view */
 	uintptr_t space_base;		/* the location table, at hand */
 	_Atomic uint8_t *loc;
+	uint64_t loc_pages;		/* its entries: a lookup checks the index */
 	unsigned int page_shift;
 	struct ng_counters ctr;
 	/*

@@ -46,6 +46,8 @@ struct ng_block {
 	void *shared;
 	uint64_t shared_bytes;
 	bool modeled;			/* false: native run, no model */
+	bool checked;			/* config checked: every access checked */
+	const char *kernel;		/* the launch's name, for messages */
 };
 
 struct ng_warp {
@@ -116,7 +118,18 @@ static inline unsigned int ng_lane_y(const struct ng_warp *w, unsigned int lane)
 
 /*
  * Warp-wide memory access: active lanes access @size bytes (1..line) at
- * addr[lane]; lane data is packed in @buf at lane * size.
+ * addr[lane]; lane data is packed in @buf at lane * size. A @size of 0 or
+ * over the line stops the run (below), in every mode.
+ *
+ * Misuse stops the run: a message on stderr naming the kernel, block,
+ * warp (and lane) and address, then abort(). An address outside the
+ * device address space (a host pointer, one just below the first buffer)
+ * is caught in every mode, by the location table's lookup. With the
+ * config key checked (--checked, or NGEMU_CHECKED=1 in the environment)
+ * every access of every lane is also checked against the live buffers
+ * before it is made: an access outside them (a buffer's padding, a freed
+ * buffer) names the lane and the nearest buffer. An access that lands in
+ * another live buffer cannot be told from a right one.
  */
 void ng_ld(struct ng_warp *w, const uintptr_t addr[NG_WARP], unsigned int size,
 	   void *buf);
@@ -215,14 +228,38 @@ void ng_block_sync(struct ng_block *b);
  * and calls per request cost as much as the model's work itself.
  */
 
+/*
+ * Stop the run: warp @w's @op of @size bytes at @addr (by @lane; -1:
+ * not known) is outside the device address space, or wrong for @why
+ * (runtime/check.c). Prints the kernel, block, warp, lane and address,
+ * then abort()s.
+ */
+void ng_warp_fault(const struct ng_warp *w, int lane, uintptr_t addr,
+		   uint64_t size, const char *op, const char *why)
+	__attribute__((noreturn, cold));
+/*
+ * Checked mode (ng_block.checked): stop the run unless bytes [p, end) of
+ * warp @w's @op lie in one live buffer; lane l has the bytes from
+ * p + l * @size (runtime/check.c). The inline paths below need no test
+ * of their own: in checked mode the SM's local_inline is off, so every
+ * contiguous access takes the out-of-line path, which checks.
+ */
+void ng_check_range(const struct ng_warp *w, uintptr_t p, uintptr_t end,
+		    unsigned int size, const char *op);
+
 /* One request of warp @w through the model; @nwords set in its mask. */
 static inline __attribute__((always_inline)) void
 ng_warp_send(struct ng_warp *w, struct ng_req *r, unsigned int nwords)
 {
 	struct ng_sm *sm = w->b->sm;
-	unsigned int e = atomic_load_explicit(
-		&sm->loc[(r->line - sm->space_base) >> sm->page_shift],
-		memory_order_relaxed);
+	/* an address below the space wraps to a large page number too */
+	uint64_t pg = (r->line - sm->space_base) >> sm->page_shift;
+	unsigned int e;
+
+	if (__builtin_expect(pg >= sm->loc_pages, 0))
+		ng_warp_fault(w, -1, r->line, 0,
+			      r->op == NG_OP_STORE ? "store" : "load", NULL);
+	e = atomic_load_explicit(&sm->loc[pg], memory_order_relaxed);
 
 	r->gpu = sm->gpu;
 	/* ng_home(), with the table's coordinates kept in the SM */
@@ -265,15 +302,15 @@ static inline __attribute__((always_inline)) bool
 ng_warp_local_line(struct ng_warp *w, uintptr_t line, unsigned int ctr_op)
 {
 	struct ng_sm *sm = w->b->sm;
-	unsigned int e = atomic_load_explicit(
-		&sm->loc[(line - sm->space_base) >> sm->page_shift],
-		memory_order_relaxed);
+	uint64_t pg = (line - sm->space_base) >> sm->page_shift;
 	struct ng_window *win = sm->own_mem;
 	unsigned int slot = sm->ring_pos;
 	ng_ticks t, s, done, dur = sm->line_dur;
 	uint64_t a;
 
-	if (e != sm->gpu || !sm->local_inline)
+	/* outside the table: ng_warp_send() on the slow path says so */
+	if (pg >= sm->loc_pages || !sm->local_inline ||
+	    atomic_load_explicit(&sm->loc[pg], memory_order_relaxed) != sm->gpu)
 		return false;
 	t = sm->now > sm->ring[slot] ? sm->now : sm->ring[slot];
 	s = t > win->cur ? t : win->cur;

@@ -87,6 +87,7 @@ struct ng_space {
 struct ng_alloc_rec {
 	uintptr_t start;
 	uint64_t size;
+	bool live;			/* not freed yet (checked mode's buffers) */
 };
 
 /* A buffer: @ptr is its device address (usable by the CPU as is). */

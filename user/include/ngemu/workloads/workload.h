@@ -2,11 +2,13 @@
 /*
  * Workloads behind `ngemu bench`: each allocates its data, runs kernels on
  * the emulated system, verifies the result against a CPU reference and
- * fills a result. A workload is one struct ng_workload in its own file
- * under lib/workloads/<benchmark suite>/, listed once in
+ * fills a result. A built-in workload is one struct ng_workload in its own
+ * file under lib/workloads/<benchmark suite>/, listed once in
  * lib/workloads/registry.c, and tagged with the papers whose experiments
- * use it (its suites). The calibration microbenchmarks measure one
- * parameter of the model each and say what the configuration expects:
+ * use it (its suites). A program's own workloads join them through
+ * ng_workloads_add() or ng_main() (ngemu/cli.h, examples/mykernels.c).
+ * The calibration microbenchmarks measure one parameter of the model each
+ * and say what the configuration expects:
  *
  *   local-stream   GPU 0 streams its own memory    -> local-bw
  *   remote-stream  GPU 0 streams GPU 1's memory    -> link-bw
@@ -129,8 +131,21 @@ struct ng_workload {
 		   struct ng_bench_result *r, char *err, size_t errlen);
 };
 
-/* NULL-terminated. */
+/* The built-in workloads, NULL-terminated. */
 extern const struct ng_workload *const ng_workloads[];
+/*
+ * Add a program's own workloads (@list NULL-terminated, kept by
+ * reference: static storage) to those the lookups below and the commands
+ * (ng_main(), ngemu/cli.h) know. Once per process. Returns 0, or -EINVAL
+ * with a message naming the workload whose name is taken or malformed
+ * (1 to 31 of [A-Za-z0-9-_.]) or whose run, desc, narrays,
+ * default_iters or default_size is not set; -EBUSY when called before.
+ */
+int ng_workloads_add(const struct ng_workload *const *list, char *err,
+		     size_t errlen);
+/* Workload @i: the built-ins, then the added ones; NULL past the last. */
+const struct ng_workload *ng_workload_at(unsigned int i);
+/* By name, among the built-in and the added workloads; NULL if none. */
 const struct ng_workload *ng_workload_find(const char *name);
 /* The size per array of the paper's footprint (0: the paper gave none). */
 uint64_t ng_workload_paper_size(const struct ng_workload *wl);
