@@ -93,6 +93,12 @@ struct cmp_system {
 	unsigned int dir_scale;		/* x the configured dir-entries (0: 1) */
 	enum cmp_family family;
 	const char *set;		/* more "key=value ..." it sets, or NULL */
+	/*
+	 * no coherence (an upper bound): a workload sharing written data
+	 * reads stale values by design, so its verification failing is
+	 * reported as expected and does not fail the run
+	 */
+	bool stale_expected;
 };
 
 #define CMP_NSYS_MAX	32
@@ -145,6 +151,14 @@ void ng_cmp_coda_json(struct ng_json *j, const struct cmp_row *w,
  */
 const struct cmp_row *ng_cmp_ref(const struct cmp_row *rows, unsigned int n,
 				 const struct cmp_row *w);
+
+/*
+ * Row @w's "verified" cell: "yes", "NO", or "stale" for a failed
+ * verification its system expects (stale_expected).
+ */
+const char *ng_cmp_verified(const struct cmp_row *w);
+/* Whether row @w failed its verification and that fails the run. */
+bool ng_cmp_failed(const struct cmp_row *w);
 
 const struct cmp_system *ng_cmp_find(const char *name, size_t len);
 int ng_cmp_apply(struct ng_config *c, const struct cmp_system *s,

@@ -73,7 +73,8 @@ static void bench_usage(FILE *out)
 		"\n"
 		"System and model (see 'ngemu config --show' for every key):\n"
 		"      --system NAME   preset: carve (default), dualopt, rec, coda, scalegpu\n"
-		"      --config FILE   'key = value' lines\n"
+		"      --config FILE   'key = value' lines; repeatable, later files over\n"
+		"                      earlier ones, --KEY options over all files\n"
 		"      --gpus N, --sms N, --line B, --l2-size B (0: no L2), --link-bw GB/s,\n"
 		"      --placement first-touch|fgp|cgp|coda|host|node:G, --sched rr|batch|coda,\n"
 		"      --rdc-size B (CARVE RDC per GPU; 0: off), --coherence none|swc|hwc,\n"
@@ -84,7 +85,9 @@ static void bench_usage(FILE *out)
 		"                      module replicates read-shared pages, read-mostly hints)\n"
 		"\n"
 		"Exit status: 0 verified, 1 failed, 2 usage error (bad option or value,\n"
-		"a size that does not fit).\n");
+		"a size that does not fit). With --compare, carve-none (no coherence)\n"
+		"reading stale data is expected: its row says 'stale' and it does not\n"
+		"fail the run.\n");
 }
 
 struct progress {

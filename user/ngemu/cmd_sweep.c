@@ -57,7 +57,11 @@ static void sweep_usage(FILE *out)
 		"  -w, --workloads LIST  workloads (see 'ngemu bench --list'), required\n"
 		"      --systems LIST    compare systems (see 'ngemu bench --help'); default:\n"
 		"                        the --system preset's family's reference system\n"
-		"  -g, --grid K=V1,V2    a config key and its values (up to %d keys)\n"
+		"  -g, --grid K=V1,V2    a config key and its values (up to %d keys, each\n"
+		"                        once); a key that changes nothing a system runs\n"
+		"                        (the system sets it itself, or its component is\n"
+		"                        off there) is named on stderr and in the results'\n"
+		"                        inert column; one inert for every point is refused\n"
 		"  -o, --out DIR         the output folder (default: sweep)\n"
 		"  -j, --jobs N          points run at once on this machine (default 1;\n"
 		"                        results do not depend on it)\n"
@@ -78,8 +82,9 @@ static void sweep_usage(FILE *out)
 		"Exit status: 0 every point has a result (or, with --slurm and no --wait,\n"
 		"the jobs were submitted), 1 a point failed or has none (a point file cut\n"
 		"short is none: it runs again) or an output could not be written, 2 usage\n"
-		"error, 130/143 stopped by SIGINT/SIGTERM (its runs ended, their files\n"
-		"removed: run it again to resume).\n",
+		"error (a grid key given twice, or inert at every point, among them),\n"
+		"130/143 stopped by SIGINT/SIGTERM (its runs ended, their files removed:\n"
+		"run it again to resume).\n",
 		SW_MAX_KEYS);
 }
 
@@ -178,6 +183,10 @@ static int parse(struct sweep *s, int argc, char **argv)
 			if (!ng_config_key(k->name, NULL))
 				return ng_usage_error("sweep", "--grid: unknown parameter '%s'",
 						      k->name);
+			for (unsigned int j = 0; j < s->nkey; j++)
+				if (!strcmp(s->key[j].name, k->name))
+					return ng_usage_error("sweep", "--grid: key '%s' given twice (give its values once: %s=V1,V2,...)",
+							      k->name, k->name);
 			if (!own(s, eq + 1))
 				return ng_usage_error("sweep", "out of memory");
 			k->nval = split(s->owned[s->nowned - 1], k->val,
@@ -440,6 +449,8 @@ static int sweep_run(struct sweep *s, int argc, char **argv)
 {
 	char path[1024];
 	size_t todo = 0, same = 0, done = 0, failed = 0, next = 0;
+	unsigned int same_keys = 0;	/* the keys the same runs differ in */
+	char keys[SW_MAX_KEYS * 48];
 	pid_t pids[64] = { 0 };
 	size_t of[64];
 	unsigned int running = 0;
@@ -451,6 +462,9 @@ static int sweep_run(struct sweep *s, int argc, char **argv)
 		return ret;
 	if (ng_sweep_plan(s))
 		return NG_EXIT_USAGE;
+	ret = ng_sweep_inert_report(s);
+	if (ret)
+		return ret;
 	ng_interrupt_catch();
 	snprintf(path, sizeof(path), "%s/points", s->out);
 	if ((mkdir(s->out, 0755) && errno != EEXIST) ||
@@ -468,6 +482,7 @@ static int sweep_run(struct sweep *s, int argc, char **argv)
 		for (size_t k = 0; k < i && s->pt[i].status < 0; k++)
 			if (!strcmp(s->pt[k].hash, s->pt[i].hash)) {
 				s->pt[i].status = 0;
+				same_keys |= ng_sweep_differ(s, &s->pt[k], &s->pt[i]);
 				same++;
 			}
 		if (s->pt[i].status < 0 && !access(path, F_OK))
@@ -479,8 +494,11 @@ static int sweep_run(struct sweep *s, int argc, char **argv)
 		if (ng_sweep_paper_default(s, s->wls[w]))
 			fprintf(stderr, "ngemu sweep: no paper gives a size for %s: it runs at its default size\n",
 				s->wls[w]);
-	fprintf(stderr, "ngemu sweep: %zu points, %zu to run, %zu kept from before, %zu the same run as another\n",
-		s->npt, todo, s->npt - todo - same, same);
+	fprintf(stderr, "ngemu sweep: %zu points, %zu to run, %zu kept from before, %zu the same run as another%s%s%s\n",
+		s->npt, todo, s->npt - todo - same, same,
+		same_keys ? " (differing only in " : "",
+		ng_sweep_keys_text(s, same_keys, keys, sizeof(keys)),
+		same_keys ? ", which changes nothing their system runs)" : "");
 	if (s->slurm && todo)
 		return ng_sweep_slurm(s, todo);
 	while (done < todo) {

@@ -53,7 +53,7 @@ void ng_cmp_coda_human(const struct cmp_row *rows, unsigned int n,
 		if (sweep_key)
 			printf("%-12s ", w->sweep);
 		printf("%-13s %-8s %11s %7.3f %7.1f%% %6.3f %10s %7.1f%% %7.1f%% %s\n",
-		       w->sys->name, w->r.verified ? "yes" : "NO",
+		       w->sys->name, ng_cmp_verified(w),
 		       ng_fmt_dur_col(w->r.modeled_s, tmax, b1, sizeof(b1)), w->vs_numa,
 		       100 * w->r.remote_frac,
 		       remote_vs_ref(w, ng_cmp_ref(rows, n, w)),

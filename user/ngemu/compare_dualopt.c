@@ -77,7 +77,7 @@ void ng_cmp_dualopt_human(const struct cmp_row *rows, unsigned int n,
 		if (sweep_key)
 			printf("%-12s ", w->sweep);
 		printf("%-14s %-8s %11s %7.3f %10s %6.3f %9llu %6.3f %6.0fns %6.3f %7.1f%% %5.1f%% %5.2f %s\n",
-		       w->sys->name, w->r.verified ? "yes" : "NO",
+		       w->sys->name, ng_cmp_verified(w),
 		       ng_fmt_dur_col(w->r.modeled_s, tmax, b1, sizeof(b1)), w->vs_numa,
 		       ng_format_bytes(q.bytes, b2, sizeof(b2)),
 		       ratio((double)q.bytes, (double)r.bytes),

@@ -81,7 +81,7 @@ void ng_cmp_rec_human(const struct cmp_row *rows, unsigned int n,
 		if (sweep_key)
 			printf("%-12s ", w->sweep);
 		printf("%-7s %-8s %11s %6.3f %9llu %6.3f %9llu %6.3f %6.1f%% %9llu %6.3f %10.2f ",
-		       w->sys->name, w->r.verified ? "yes" : "NO",
+		       w->sys->name, ng_cmp_verified(w),
 		       ng_fmt_dur_col(w->r.modeled_s, tmax, b1, sizeof(b1)), w->vs_numa,
 		       (unsigned long long)q.misses, ratio(q.misses, r.misses),
 		       (unsigned long long)q.hit_e, ratio(q.hit_e, r.hit_e),

@@ -74,7 +74,7 @@ void ng_cmp_scalegpu_human(const struct cmp_row *rows, unsigned int n,
 		if (sweep_key)
 			printf("%-12s ", w->sweep);
 		printf("%-10s %-8s %11s %7.3f %11s %11s %8s %11s %6.1f%% %8llu %8llu %8.1fus\n",
-		       w->sys->name, w->r.verified ? "yes" : "NO",
+		       w->sys->name, ng_cmp_verified(w),
 		       ng_fmt_dur_col(w->r.modeled_s, tmax, b1, sizeof(b1)), w->vs_numa,
 		       ng_fmt_dur_col(w->r.h2d_s, xmax, b4, sizeof(b4)),
 		       ng_fmt_dur_col(w->r.d2h_s, xmax, b5, sizeof(b5)),

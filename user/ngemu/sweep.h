@@ -23,9 +23,17 @@ struct sw_key {
 	unsigned int nval;
 };
 
+/* Whether a grid key changes what a point runs (sweep_inert.c). */
+enum sw_inert {
+	SW_LIVE,			/* its values give other configurations */
+	SW_SET_BY_SYSTEM,		/* the point's system sets it itself */
+	SW_UNREAD,			/* its component is off at every value */
+};
+
 struct sw_point {
 	const char *wl, *sys;
 	unsigned int vi[SW_MAX_KEYS];	/* value of each grid key */
+	unsigned char inert[SW_MAX_KEYS];	/* enum sw_inert, each grid key */
 	char hash[17];
 	char tmp[8];			/* its run's files' own suffix */
 	int status;			/* -1 to run, 0 done, > 0 failed */
@@ -70,6 +78,24 @@ int ng_sweep_plan(struct sweep *s);
 int ng_sweep_point_args(const struct sweep *s, const struct sw_point *p,
 			char **v, char bufs[][64]);
 bool ng_sweep_paper_default(const struct sweep *s, const char *wl);
+
+/*
+ * sweep_inert.c: each point's grid keys marked live or inert (p->inert)
+ * from the points' configurations @cfg (one per point, as they run),
+ * for a key given two values or more; why key @k is inert at point @p,
+ * for people ("system baseline sets xfer-gran itself"); every inert key
+ * named on stderr with its systems, the exit status (a usage error when
+ * a key is inert at every point, 0 otherwise); the grid keys in which
+ * points @a and @b differ, as a mask, and a mask's keys as "k1, k2".
+ */
+void ng_sweep_inert_mark(struct sweep *s, const struct ng_config *cfg);
+void ng_sweep_inert_why(const struct sweep *s, const struct sw_point *p,
+			unsigned int k, char *buf, size_t len);
+int ng_sweep_inert_report(const struct sweep *s);
+unsigned int ng_sweep_differ(const struct sweep *s, const struct sw_point *a,
+			     const struct sw_point *b);
+const char *ng_sweep_keys_text(const struct sweep *s, unsigned int mask,
+			       char *buf, size_t len);
 
 /* OUT/points/HASH@ext of point @p. */
 void ng_sweep_path(const struct sweep *s, const struct sw_point *p,

@@ -74,7 +74,8 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
  * the workload, the system, the options that are not config keys, and
  * ngemu's version.
  */
-static int point_hash(const struct sweep *s, struct sw_point *p)
+static int point_hash(const struct sweep *s, struct sw_point *p,
+		      struct ng_config *out)
 {
 	char *v[SW_MAX_ARGS + 2 * SW_MAX_KEYS + 8], *args[SW_MAX_ARGS + 32];
 	char *rest[SW_MAX_ARGS + 32], bufs[SW_MAX_KEYS][64], err[512];
@@ -118,18 +119,24 @@ static int point_hash(const struct sweep *s, struct sw_point *p)
 		h = fnv(h, rest[i], strlen(rest[i]) + 1);
 	free(text);
 	snprintf(p->hash, sizeof(p->hash), "%016llx", (unsigned long long)h);
+	*out = cfg;
 	return 0;
 }
 
 int ng_sweep_plan(struct sweep *s)
 {
 	size_t n = (size_t)s->nwl * (s->nsys ? s->nsys : 1);
+	struct ng_config *cfg;
 
 	for (unsigned int k = 0; k < s->nkey; k++)
 		n *= s->key[k].nval;
 	s->pt = calloc(n, sizeof(*s->pt));
-	if (!s->pt)
+	/* each point's configuration, to tell which grid keys it uses */
+	cfg = calloc(n, sizeof(*cfg));
+	if (!s->pt || !cfg) {
+		free(cfg);
 		return -ENOMEM;
+	}
 	for (size_t i = 0; i < n; i++) {
 		struct sw_point *p = &s->pt[i];
 		size_t r = i;
@@ -148,9 +155,13 @@ int ng_sweep_plan(struct sweep *s)
 
 			p->sys = ng_cmp_families[f].ref;
 		}
-		if (point_hash(s, p))
+		if (point_hash(s, p, &cfg[i])) {
+			free(cfg);
 			return -EINVAL;
+		}
 	}
 	s->npt = n;
+	ng_sweep_inert_mark(s, cfg);
+	free(cfg);
 	return 0;
 }

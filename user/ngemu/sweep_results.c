@@ -134,6 +134,31 @@ bool ng_sweep_has_result(const struct sweep *s, const struct sw_point *p)
 	return ok;
 }
 
+/*
+ * Point @p's inert grid keys: in its CSV row, space-separated; in its
+ * JSON object, each with why ("inert": ["xfer-gran: no component ..."]).
+ */
+static void gather_inert(const struct sweep *s, const struct sw_point *p,
+			 FILE *csv, struct ng_json *j)
+{
+	char why[160], text[224];
+	const char *sep = "";
+
+	fprintf(csv, ",");
+	ng_json_key(j, "inert");
+	ng_json_array_begin(j);
+	for (unsigned int k = 0; k < s->nkey; k++) {
+		if (p->inert[k] == SW_LIVE)
+			continue;
+		fprintf(csv, "%s%s", sep, s->key[k].name);
+		sep = " ";
+		ng_sweep_inert_why(s, p, k, why, sizeof(why));
+		snprintf(text, sizeof(text), "%s: %s", s->key[k].name, why);
+		ng_json_string(j, text);
+	}
+	ng_json_array_end(j);
+}
+
 /* results.csv and results.json from the points' files. */
 int ng_sweep_gather(struct sweep *s)
 {
@@ -160,6 +185,9 @@ int ng_sweep_gather(struct sweep *s)
 		fprintf(csv, ",%s", s->key[k].name);
 	for (size_t f = 0; f < SW_NFIELDS; f++)
 		fprintf(csv, ",%s", sw_fields[f]);
+	/* the grid keys that change nothing at a row (sweep_inert.c) */
+	if (s->nkey)
+		fprintf(csv, ",inert");
 	fprintf(csv, "\n");
 	ng_json_init(&j, js, true);
 	ng_json_object_begin(&j);
@@ -201,6 +229,8 @@ int ng_sweep_gather(struct sweep *s)
 			if (!strcmp(sw_fields[f], "modeled_s"))
 				s->pt[i].modeled_s = strtod(val, NULL);
 		}
+		if (s->nkey)
+			gather_inert(s, p, csv, &j);
 		fprintf(csv, "\n");
 		ng_json_object_end(&j);
 		free(t);

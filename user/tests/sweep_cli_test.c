@@ -178,14 +178,14 @@ TEST_F(sweep, paper_size_falls_back_and_ignored_keys_run_once)
 					     "--iters", "1")));
 	EXPECT_NE(NULL, strstr(self->r.err, "2 points, 1 to run, 1 kept"))
 		TH_LOG("%s", self->r.err);
-	/* each of these systems sets remote-opt itself */
+	/* baseline sets msl2-size itself, rdma-cache does not */
 	ASSERT_EQ(0, run_cmd(&self->r, SWEEP("g", "--workloads", "spmv",
-					     "--systems", "baseline,coalesce",
-					     "--grid", "remote-opt=coalesce,auto")));
+					     "--systems", "baseline,rdma-cache",
+					     "--grid", "msl2-size=512K,1M")));
 	EXPECT_EQ(0, self->r.status) TH_LOG("%s", self->r.err);
-	EXPECT_NE(NULL, strstr(self->r.err, "4 points, 2 to run, 0 kept from before, 2 the same run as another"))
+	EXPECT_NE(NULL, strstr(self->r.err, "4 points, 3 to run, 0 kept from before, 1 the same run as another"))
 		TH_LOG("%s", self->r.err);
-	EXPECT_EQ(2, points(self->dir, "g"));
+	EXPECT_EQ(3, points(self->dir, "g"));
 	csv = file(self->dir, "g", "results.csv");
 	{
 		int rows = 0;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The emulated system's parameters: one struct, filled from a preset named
- * after a paper's setup, then a config file, then command-line options, in
+ * after a paper's setup, then config files, then command-line options, in
  * that order (later wins). Every parameter has a key ("link-bw"); the same
  * keys are the config file's "key = value" lines and ngemu's "--key value"
  * options, so there is one spelling for everything.
@@ -281,8 +281,11 @@ void ng_config_format(const struct ng_config *cfg, const struct ng_key *k,
 		      char *buf, size_t len);
 
 /*
- * Read "key = value" lines ('#' starts a comment). A "system = NAME" line
- * applies a preset at that point. Errors name FILE:LINE.
+ * Read "key = value" lines ('#' starts a comment; lines of any length)
+ * over @cfg. A "system = NAME" line applies a preset at that point. A
+ * file that cannot be opened or read to its end (a directory, a read
+ * error) is an error naming it; errors in a line name FILE:LINE. Returns
+ * 0 or -errno (-EINVAL for a bad line).
  */
 int ng_config_load(struct ng_config *cfg, const char *path,
 		   char *err, size_t errlen);
@@ -344,13 +347,13 @@ const char *ng_replicate_name(enum ng_replicate r);
 
 /*
  * The configuration a command line asks for: preset (--system NAME,
- * default carve), then --config FILE, then every --KEY VALUE (or
- * --KEY=VALUE; a yes/no key alone means yes, --no-KEY means no), in that
- * order whatever their order on the line. Arguments that are not config
- * options are copied to @rest, an array of @restcap entries (*nrest of
- * them, argv[0] excluded; argc - 1 entries always suffice); more than
- * @restcap of them is an error. Returns 0, or -EINVAL with a message
- * naming the problem.
+ * default carve), then every --config FILE in the order given (a later
+ * file over an earlier one), then every --KEY VALUE (or --KEY=VALUE; a
+ * yes/no key alone means yes, --no-KEY means no), in that order whatever
+ * their order on the line. Arguments that are not config options are
+ * copied to @rest, an array of @restcap entries (*nrest of them, argv[0]
+ * excluded; argc - 1 entries always suffice); more than @restcap of them
+ * is an error. Returns 0, or -EINVAL with a message naming the problem.
  */
 int ng_config_from_args(struct ng_config *cfg, int argc, char **argv,
 			char **rest, int restcap, int *nrest, char *err,

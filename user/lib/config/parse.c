@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ngemu/config.h"
 #include "ngemu/util/err.h"
@@ -266,61 +267,93 @@ static char *trim(char *s)
 	return s;
 }
 
+/*
+ * A file that cannot be read whole is an error, never an empty config:
+ * fopen() opens a directory for reading and fgets() then reads nothing.
+ */
+static FILE *open_config(const char *path, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	struct stat st;
+
+	if (!f) {
+		int e = errno;
+
+		ng_seterr(err, errlen, "cannot read config file %s: %s", path,
+			  strerror(e));
+		errno = e;
+		return NULL;
+	}
+	if (fstat(fileno(f), &st) || S_ISDIR(st.st_mode)) {
+		int e = S_ISDIR(st.st_mode) ? EISDIR : errno;
+
+		ng_seterr(err, errlen, "cannot read config file %s: %s", path,
+			  strerror(e));
+		fclose(f);
+		errno = e;
+		return NULL;
+	}
+	return f;
+}
+
+/* One "key = value" line (comment and blanks stripped); 0 or -EINVAL. */
+static int load_line(struct ng_config *c, const char *path, unsigned int lineno,
+		     char *line, char *err, size_t errlen)
+{
+	char *hash = strchr(line, '#'), *eq, *key, *val, msg[384];
+
+	if (hash)
+		*hash = '\0';
+	key = trim(line);
+	if (!*key)
+		return 0;
+	eq = strchr(key, '=');
+	if (!eq) {
+		ng_seterr(err, errlen, "%s:%u: expected 'key = value', got '%.64s%s'",
+			  path, lineno, key, strlen(key) > 64 ? "..." : "");
+		return -EINVAL;
+	}
+	*eq = '\0';
+	val = trim(eq + 1);
+	key = trim(key);
+	if (!*val) {
+		ng_seterr(err, errlen, "%s:%u: %s has no value", path, lineno,
+			  key);
+		return -EINVAL;
+	}
+	if (ng_config_set(c, key, val, msg, sizeof(msg))) {
+		ng_seterr(err, errlen, "%s:%u: %s", path, lineno, msg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int ng_config_load(struct ng_config *c, const char *path, char *err,
 		   size_t errlen)
 {
-	FILE *f = fopen(path, "r");
-	char line[512], msg[384];
+	FILE *f = open_config(path, err, errlen);
 	unsigned int lineno = 0;
+	char *line = NULL;
+	size_t cap = 0;
+	int ret = 0;
 
-	if (!f) {
-		ng_seterr(err, errlen, "cannot read config file %s: %s", path,
-			  strerror(errno));
+	if (!f)
 		return -errno;
-	}
-	while (fgets(line, sizeof(line), f)) {
-		char *hash, *eq, *key, *val;
-		int ret;
-
+	/* lines of any length: a long comment is still a comment */
+	errno = 0;
+	while (!ret && getline(&line, &cap, f) >= 0) {
 		lineno++;
-		if (!strchr(line, '\n') && !feof(f)) {
-			ng_seterr(err, errlen, "%s:%u: line too long", path,
-				  lineno);
-			fclose(f);
-			return -EINVAL;
-		}
-		hash = strchr(line, '#');
-		if (hash)
-			*hash = '\0';
-		key = trim(line);
-		if (!*key)
-			continue;
-		eq = strchr(key, '=');
-		if (!eq) {
-			ng_seterr(err, errlen,
-				  "%s:%u: expected 'key = value', got '%s'",
-				  path, lineno, key);
-			fclose(f);
-			return -EINVAL;
-		}
-		*eq = '\0';
-		val = trim(eq + 1);
-		key = trim(key);
-		if (!*val) {
-			ng_seterr(err, errlen, "%s:%u: %s has no value", path,
-				  lineno, key);
-			fclose(f);
-			return -EINVAL;
-		}
-		ret = ng_config_set(c, key, val, msg, sizeof(msg));
-		if (ret) {
-			ng_seterr(err, errlen, "%s:%u: %s", path, lineno, msg);
-			fclose(f);
-			return -EINVAL;
-		}
+		ret = load_line(c, path, lineno, line, err, errlen);
+		errno = 0;
 	}
+	if (!ret && ferror(f)) {
+		ret = errno ? -errno : -EIO;
+		ng_seterr(err, errlen, "cannot read config file %s: %s (after line %u)",
+			  path, strerror(-ret), lineno);
+	}
+	free(line);
 	fclose(f);
-	return 0;
+	return ret;
 }
 
 /* "--key=value" or "--key value": the key, its value, and args used. */
@@ -372,16 +405,44 @@ static bool keep(char **rest, int cap, int *nrest, char *arg, char *err,
 	return true;
 }
 
+/* Every --config FILE of the command line, in order; 0 or -EINVAL. */
+static int load_files(struct ng_config *cfg, int argc, char **argv, char *err,
+		      size_t errlen)
+{
+	char key[64];
+
+	for (int i = 1; i < argc; i++) {
+		const char *val;
+		bool flag, known;
+		int used;
+
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (strncmp(argv[i], "--", 2))
+			continue;
+		used = split_opt(argc, argv, i, key, sizeof(key), &val, &flag,
+				 &known);
+		if (!known)
+			continue;
+		i += used - 1;
+		if (strcmp(key, "config"))
+			continue;
+		if (ng_config_load(cfg, val, err, errlen))
+			return -EINVAL;
+	}
+	return 0;
+}
+
 int ng_config_from_args(struct ng_config *cfg, int argc, char **argv,
 			char **rest, int restcap, int *nrest, char *err,
 			size_t errlen)
 {
-	const char *preset = "carve", *file = NULL;
+	const char *preset = "carve";
 	char key[64], msg[384];
 	int ret;
 
 	*nrest = 0;
-	/* pass 1: preset and file, which the options then override */
+	/* pass 1: the preset, which the files and the options then override */
 	for (int i = 1; i < argc; i++) {
 		const char *val;
 		bool flag, known;
@@ -401,18 +462,15 @@ int ng_config_from_args(struct ng_config *cfg, int argc, char **argv,
 		}
 		if (!strcmp(key, "system"))
 			preset = val;
-		else if (!strcmp(key, "config"))
-			file = val;
 		i += used - 1;
 	}
 	ret = ng_config_preset(cfg, preset, err, errlen);
 	if (ret)
 		return ret;
-	if (file) {
-		ret = ng_config_load(cfg, file, err, errlen);
-		if (ret)
-			return -EINVAL;
-	}
+	/* pass 2: the files, each over the ones before it */
+	ret = load_files(cfg, argc, argv, err, errlen);
+	if (ret)
+		return ret;
 	for (int i = 1; i < argc; i++) {
 		const char *val;
 		bool flag, known;
