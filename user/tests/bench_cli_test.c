@@ -411,4 +411,31 @@ TEST_F(bench, output_that_cannot_be_written_fails)
 	close(p[1]);
 }
 
+/*
+ * A table's column of times has one unit: bfs's systems run from about
+ * 0.4 to 1.2 ms, which mixed "us" and "ms" in one column before.
+ */
+TEST_F(bench, one_unit_per_column_of_times)
+{
+	char unit[8] = "", *line;
+	unsigned int rows = 0;
+
+	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("bench", "--compare", "bfs")));
+	EXPECT_EQ(0, self->r.status) TH_LOG("%s", self->r.err);
+	line = strstr(self->r.out, "\nsystem ");
+	ASSERT_NE(NULL, line);
+	for (line = strchr(line + 1, '\n'); line && line[1] && line[1] != '\n';
+	     line = strchr(line + 1, '\n')) {
+		char sys[32], ver[16], u[8];
+		double t;
+
+		if (sscanf(line + 1, "%31s %15s %lf %7s", sys, ver, &t, u) != 4)
+			break;
+		if (!rows++)
+			snprintf(unit, sizeof(unit), "%s", u);
+		EXPECT_STREQ(unit, u) TH_LOG("%s", sys);
+	}
+	EXPECT_EQ(6, rows) TH_LOG("%s", self->r.out);
+}
+
 TEST_HARNESS_MAIN
