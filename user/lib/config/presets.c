@@ -197,7 +197,7 @@ static void coda(struct ng_config *c)
 
 /*
  * ScaleGPU Table 1: one Fermi-class GPU (14 SMs at 1150 MHz, 16 KB L1,
- * 768 KB L2, GDDR5 at ~177 GB/s) behind PCIe 2.0 x16 (8 GB/s, 1200 ns
+ * 768 KB L2, GDDR5 at 144 GB/s) behind PCIe 2.0 x16 (8 GB/s, 1200 ns
  * round trip, 20 B headers, 128 B payloads), each SM with "Max. 1536
  * threads, ... 48KB shared memory" (fermi_sm()). The data lives in host
  * memory and device memory caches it: 100% of the data by default.
@@ -211,7 +211,12 @@ static void scalegpu(struct ng_config *c)
 	c->line = 128;
 	c->l1_size = 16 << 10;
 	c->l2_size = 768 << 10;
-	c->local_bw = 177;
+	/*
+	 * "Six memory partitions", "two DRAM chips per memory controller",
+	 * "GDDR5 timing 750MHz": 6 x 2 x 32 bits at 4 transfers a clock
+	 * (GDDR5) x 750 MHz = 144 GB/s
+	 */
+	c->local_bw = 144;
 	c->mem_per_gpu = 3ULL << 30;
 	c->host_bw = 8;
 	c->host_latency_ns = 600;
@@ -240,7 +245,7 @@ static const struct preset presets[] = {
 	  "CODA (TACO 2018)",
 	  "bc, gc, cfd, mummergpu and hybrid sort of its Table 2",
 	  coda },
-	{ "scalegpu", "ScaleGPU Table 1: 1 GPU, 14 SMs at 1150 MHz, 16 KB L1, 768 KB L2, 177 GB/s GDDR5; data in host memory, device memory caches it (100%, 2 KB per tag, TMH 32/32 in each of 6 partitions); PCIe 2.0 x16 8 GB/s, 1200 ns round trip, 20 B headers, 128 B payloads",
+	{ "scalegpu", "ScaleGPU Table 1: 1 GPU, 14 SMs at 1150 MHz, 16 KB L1, 768 KB L2, 144 GB/s GDDR5; data in host memory, device memory caches it (100%, 2 KB per tag, TMH 32/32 in each of 6 partitions); PCIe 2.0 x16 8 GB/s, 1200 ns round trip, 20 B headers, 128 B payloads",
 	  "ScaleGPU (CAL 2013)",
 	  NULL,
 	  scalegpu },
