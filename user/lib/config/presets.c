@@ -64,6 +64,12 @@ static void carve(struct ng_config *c)
 	 * directional", NVLink between every pair: a mesh (the default)
 	 */
 	c->topology = NG_TOPO_MESH;
+	/*
+	 * Table III: "L1 data cache 128KB per SM, 128B lines, 4 ways" (its
+	 * latency is not given: the default's 20 ns)
+	 */
+	c->l1_size = 128 << 10;
+	c->l1_ways = 4;
 	/* IV-A: a 2 GB RDC of each GPU's 32 GB, with hardware coherence */
 	c->rdc_pct = 6.25;
 	c->coherence = NG_COH_HWC;
@@ -178,6 +184,10 @@ static void coda(struct ng_config *c)
 	fermi_sm(c);
 	c->freq_ghz = 2.0;
 	c->line = 64;
+	/* Table 1: "32KB core-private L1, 8-way, 4-cycle" at 2 GHz */
+	c->l1_size = 32 << 10;
+	c->l1_ways = 8;
+	c->l1_latency_ns = 2;
 	c->l2_size = 1 << 20;
 	c->l2_latency_ns = 5;
 	c->local_bw = 256;

@@ -124,13 +124,15 @@ double ng_config_remote_latency_ns(const struct ng_config *c)
 	/* through a hub, each way crosses two links */
 	double hops = c->topology == NG_TOPO_HUB ? 2 : 1;
 
-	/* a remote load looks in the L2 first (a miss still costs the lookup) */
-	return (c->l2_size ? c->l2_latency_ns : 0) +
+	/* a remote load looks in the L1 and the L2 first (a miss still costs the lookups) */
+	return (c->l1_size ? c->l1_latency_ns : 0) +
+	       (c->l2_size ? c->l2_latency_ns : 0) +
 	       2 * hops * c->link_latency_ns +
 	       c->local_latency_ns + c->line / c->local_bw + bytes / c->link_bw;
 }
 
 double ng_config_local_load_latency_ns(const struct ng_config *c)
 {
-	return c->local_latency_ns + c->line / c->local_bw;
+	return (c->l1_size ? c->l1_latency_ns : 0) + c->local_latency_ns +
+	       c->line / c->local_bw;
 }
