@@ -108,6 +108,7 @@ void ng_bench_print_json(const struct ng_config *cfg,
 	ng_json_kv_double(&j, "local_bw_gbs", cfg->local_bw);
 	ng_json_kv_double(&j, "link_bw_gbs", cfg->link_bw);
 	ng_json_kv_string(&j, "topology", ng_topology_names[cfg->topology]);
+	ng_json_kv_bool(&j, "l2_local", cfg->l2_local);
 	ng_json_kv_string(&j, "placement", ng_placement_name(cfg->placement));
 	ng_json_kv_string(&j, "sched", ng_sched_name(cfg->sched));
 	ng_json_kv_bool(&j, "steal", cfg->steal);
@@ -314,8 +315,9 @@ static void print_mechanisms(const struct ng_config *c)
 		printf("L1 %s per real SM, dropped per kernel; ",
 		       ng_format_bytes(c->l1_size, b1, sizeof(b1)));
 	if (c->l2_size) {
-		printf("L2 %s/GPU of remote and host lines",
-		       ng_format_bytes(c->l2_size, b1, sizeof(b1)));
+		printf("L2 %s/GPU of %s lines",
+		       ng_format_bytes(c->l2_size, b1, sizeof(b1)),
+		       c->l2_local ? "local, remote and host" : "remote and host");
 		if (ng_dir_enabled(c))
 			print_directory(c);
 		else if (c->directory == NG_DIR_NONE)

@@ -214,6 +214,8 @@ static void small_config(struct ng_config *c)
 	/* the NUMA-GPU baseline: no remote data cache */
 	c->rdc_size = 0;
 	c->rdc_pct = 0;
+	/* no L1 in front of the L2 and memory these tests watch */
+	c->l1_size = 0;
 }
 
 TEST(placement_home)

@@ -145,6 +145,7 @@ struct ng_config {
 	double link_bw;			/* GB/s, each direction of each link */
 	double link_latency_ns;		/* one way */
 	enum ng_link_topology topology;	/* what link-bw is the bandwidth of */
+	bool l2_local;			/* the L2 caches local lines too */
 	unsigned int flit;		/* link bytes are rounded up to flits */
 	double host_bw;			/* GB/s, each direction, per GPU */
 	double host_latency_ns;		/* one way */

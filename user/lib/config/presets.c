@@ -35,7 +35,7 @@ static const struct ng_config base = {
 	.blocks_per_sm = 32, .threads_per_sm = 2048,
 	.shared_per_sm = 64 << 10, .freq_ghz = 1.0, .line = 128,
 	.page = 4096, .mem_per_gpu = 32ULL << 30,
-	.l2_size = 8 << 20, .l2_ways = 16, .l2_latency_ns = 120,
+	.l2_size = 8 << 20, .l2_ways = 16, .l2_latency_ns = 120, .l2_local = true,
 	.local_bw = 1024, .local_latency_ns = 300,
 	.link_bw = 64, .link_latency_ns = 250, .flit = 16,
 	.host_bw = 32, .host_latency_ns = 500,

@@ -256,11 +256,12 @@ static bool hwc_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 			log_event(h, r, li, true, false);
 		goto written;
 	}
-	if (r->op == NG_OP_STORE) {
+	if (r->op == NG_OP_STORE && !(r->flags & NG_REQ_L2_HIT)) {
 		/*
 		 * No copy: the controller reads the line's ECC before it
 		 * writes (the write queues behind the read; its latency is
-		 * hidden, as a write's is).
+		 * hidden, as a write's is). A local line the home's L2
+		 * held came with its IMST (CARVE IV-C): no read.
 		 */
 		(void)ng_reserve_dur(sm, ng_res_mem(m, r->home), r->t,
 				     m->mem_line_dur);

@@ -10,6 +10,17 @@
  * hardware coherence (hwc.c) the L2 keeps its lines across kernels: a
  * write elsewhere invalidates them, and each line keeps a copy of its
  * home's IMST, which tells a writer to broadcast (CARVE IV-C).
+ * With l2-local (the default) the L2 caches the GPU's own memory's lines
+ * too, as the papers' L2s do, and they compete with the others for its
+ * ways: write-back (a store to a line it holds, or allocates, does not
+ * reach the memory until a dirty line is replaced) and never flushed (the
+ * home's L2 is where its memory is coherent). Only their tags are kept:
+ * the data is read from the home, which every store updates at once, so a
+ * local line cannot be stale; the L2 decides only the time (its latency,
+ * no memory access). Other GPUs' requests to this memory do not look in
+ * it (a simplification: the home's L2 would serve them too). Under HWC a
+ * local line keeps its IMST with it: a store to a line the L2 held reads
+ * none from memory (CARVE IV-C).
  * Host memory has no IMST and no directory entry: no write to it reaches
  * another GPU's copy, so its lines are dropped at every kernel boundary,
  * kept coherent or not (software coherence for system memory, as GPUs keep
@@ -30,6 +41,8 @@
 
 #define EPOCH_MASK	0xfffffu
 #define IMST_SHIFT	20
+/* the epoch of local lines, which no kernel boundary drops */
+#define LOCAL_EPOCH	EPOCH_MASK
 
 /*
  * A way's tag word packs the line number with the IMST copy and the
@@ -50,6 +63,7 @@ struct l2_cache {
 	unsigned char *data;
 	uint32_t *stamp;	/* per-set LRU clock */
 	uint64_t *seen;		/* a bit per line of the space: ever filled */
+	uint8_t *dirty;		/* per way: a local line stores changed */
 	uint32_t epoch;
 	bool host;		/* host lines filled since the last boundary */
 };
@@ -63,6 +77,7 @@ struct l2 {
 	ng_ticks hit;
 	bool keep;		/* lines live across kernels (HWC, directory) */
 	bool walloc;		/* own stores insert their line (directory) */
+	bool local;		/* local lines too (l2-local) */
 	uintptr_t base;		/* the space, for the seen bits */
 	uint64_t nlines;
 	struct l2_cache c[NG_MAX_GPUS];
@@ -82,6 +97,7 @@ static void l2_destroy(void *priv)
 		ng_table_free(l->c[g].data, n * l->line);
 		ng_table_free(l->c[g].stamp, l->nsets * sizeof(*l->c[g].stamp));
 		ng_table_free(l->c[g].seen, (l->nlines + 63) / 64 * 8);
+		ng_table_free(l->c[g].dirty, n);
 	}
 	free(l);
 }
@@ -96,6 +112,7 @@ static int l2_create(struct ng_model *m, void **priv, char *err, size_t errlen)
 	l->m = m;
 	l->keep = ng_hwc_enabled(c) || c->directory != NG_DIR_OFF;
 	l->walloc = c->directory != NG_DIR_OFF;
+	l->local = c->l2_local;
 	l->base = (uintptr_t)m->space->base;
 	l->nlines = m->space->size / c->line;
 	l->ngpus = c->gpus;
@@ -118,8 +135,10 @@ static int l2_create(struct ng_model *m, void **priv, char *err, size_t errlen)
 		lc->data = ng_table_alloc(n * l->line);
 		lc->stamp = ng_table_alloc(l->nsets * sizeof(*lc->stamp));
 		lc->seen = ng_table_alloc((l->nlines + 63) / 64 * 8);
+		lc->dirty = ng_table_alloc(n);
 		lc->epoch = 1;
-		if (!lc->meta || !lc->lru || !lc->data || !lc->stamp || !lc->seen)
+		if (!lc->meta || !lc->lru || !lc->data || !lc->stamp || !lc->seen ||
+		    !lc->dirty)
 			goto nomem;
 	}
 	*priv = l;
@@ -144,12 +163,12 @@ static unsigned int set_of(const struct l2 *l, uintptr_t line)
 	return (unsigned int)(l->set_mask ? n & l->set_mask : n % l->nsets);
 }
 
-/* The way of @line in @set, valid in this epoch, or -1. */
+/* The way of @line in @set, valid in epoch @ep, or -1. */
 static int find(struct l2 *l, struct l2_cache *lc, unsigned int set,
-		uintptr_t line)
+		uintptr_t line, uint32_t ep)
 {
 	const l2_tag *w = &lc->meta[(size_t)set * l->ways];
-	l2_tag want = TAG(line >> l->line_shift, lc->epoch);
+	l2_tag want = TAG(line >> l->line_shift, ep);
 
 	for (unsigned int i = 0; i < l->ways; i++)
 		if (TAG_KEY(w[i]) == want)
@@ -168,19 +187,29 @@ static unsigned char *data_of(struct l2 *l, struct l2_cache *lc,
 	return lc->data + ((size_t)way * l->nsets + set) * l->line;
 }
 
+/* A way that holds a line: a local one, or one of this epoch. */
+static bool live(const struct l2_cache *lc, l2_tag t)
+{
+	return t && (TAG_EPOCH(t) == lc->epoch || TAG_EPOCH(t) == LOCAL_EPOCH);
+}
+
 /*
- * Insert @line (data at @src) in GPU @gpu's L2: one pass over the set
- * finds the line (another SM may have filled it), else the first empty
- * or stale way, else the least recently used.
+ * Insert @line (data at @src; a local line, epoch LOCAL_EPOCH, keeps no
+ * data) in GPU @gpu's L2 at time @t: one pass over the set finds the line
+ * (another SM may have filled it), else the first empty or stale way,
+ * else the least recently used, written back first if dirty. @dirty: a
+ * store puts it there.
  */
 static void fill(struct l2 *l, struct ng_sm *sm, unsigned int gpu,
-		 uintptr_t line, const void *src)
+		 uintptr_t line, const void *src, uint32_t ep, bool dirty,
+		 ng_ticks t)
 {
 	struct l2_cache *lc = &l->c[gpu];
 	unsigned int set = set_of(l, line);
-	l2_tag *w = &lc->meta[(size_t)set * l->ways];
-	uint32_t *lru = &lc->lru[(size_t)set * l->ways];
-	l2_tag want = TAG(line >> l->line_shift, lc->epoch);
+	size_t w0 = (size_t)set * l->ways;
+	l2_tag *w = &lc->meta[w0];
+	uint32_t *lru = &lc->lru[w0];
+	l2_tag want = TAG(line >> l->line_shift, ep);
 	int hit = -1, empty = -1, lru_way = 0, v;
 	uint32_t oldest = UINT32_MAX;
 	uint64_t li = (line - l->base) >> l->line_shift;
@@ -190,7 +219,7 @@ static void fill(struct l2 *l, struct ng_sm *sm, unsigned int gpu,
 			hit = (int)i;
 			break;
 		}
-		if (!w[i] || TAG_EPOCH(w[i]) != lc->epoch) {
+		if (!live(lc, w[i])) {
 			if (empty < 0)
 				empty = (int)i;
 		} else if (lru[i] < oldest) {
@@ -203,10 +232,24 @@ static void fill(struct l2 *l, struct ng_sm *sm, unsigned int gpu,
 		if (empty < 0)
 			sm->ctr.v[NG_CTR_L2_EVICT]++;
 		sm->ctr.v[NG_CTR_L2_FILL]++;
+		if (lc->dirty[w0 + v]) {
+			/* in the background: nobody waits for a write-back */
+			(void)ng_reserve_dur(sm, ng_res_mem(l->m, gpu), t,
+					     l->m->mem_line_dur);
+			sm->ctr.v[NG_CTR_MEM_ACC]++;
+			sm->ctr.v[NG_CTR_L2_WRITEBACK]++;
+			lc->dirty[w0 + v] = 0;
+		}
 	}
-	/* the home's sharing state as this read leaves it */
-	w[v] = want | (uint64_t)ng_hwc_copy_state(l->m, line) << IMST_SHIFT;
-	memcpy(data_of(l, lc, set, v), src, l->line);
+	lc->dirty[w0 + v] |= dirty;
+	if (ep == LOCAL_EPOCH) {
+		/* the home's own line: its data stays in memory */
+		w[v] = want;
+	} else {
+		/* the home's sharing state as this read leaves it */
+		w[v] = want | (uint64_t)ng_hwc_copy_state(l->m, line) << IMST_SHIFT;
+		memcpy(data_of(l, lc, set, v), src, l->line);
+	}
 	lru[v] = ++lc->stamp[set];
 	lc->seen[li / 64] |= 1ULL << (li % 64);
 }
@@ -217,9 +260,52 @@ static void l2_respond(void *priv, struct ng_sm *sm, struct ng_req *r)
 
 	if (!(r->flags & NG_REQ_FILL))
 		return;
-	fill(l, sm, r->gpu, r->line, r->src);
+	/*
+	 * a write-back it causes is booked from the request's issue: the
+	 * SM books a server in time order, and the fill's time is later
+	 * than its next requests'
+	 */
+	fill(l, sm, r->gpu, r->line, r->src,
+	     r->home == r->gpu ? LOCAL_EPOCH : l->c[r->gpu].epoch, false, r->t0);
 	if (r->home == NG_HOME_HOST)
 		l->c[r->gpu].host = true;
+}
+
+/*
+ * A request to the GPU's own memory (l2-local): a load the L2 holds is
+ * served at its latency, one it does not goes on to the memory and is
+ * filled on the way back; a store is taken in (write-back, allocating
+ * without a read: the word masks say what it wrote). Atomics happen at
+ * the memory. The request still goes on, through the coherence
+ * components, to the memory, which NG_REQ_HELD tells not to charge.
+ */
+static bool local_access(struct l2 *l, struct ng_sm *sm, struct ng_req *r)
+{
+	struct l2_cache *lc = &l->c[r->gpu];
+	unsigned int set = set_of(l, r->line);
+	int e = find(l, lc, set, r->line, LOCAL_EPOCH);
+
+	if (r->op != NG_OP_LOAD && r->op != NG_OP_STORE)
+		return false;
+	r->t += l->hit;
+	if (e >= 0) {
+		size_t i = (size_t)set * l->ways + (unsigned int)e;
+
+		lc->lru[i] = ++lc->stamp[set];
+		if (r->op == NG_OP_STORE)
+			lc->dirty[i] = 1;
+		r->flags |= NG_REQ_HELD | NG_REQ_L2_HIT;
+		sm->ctr.v[NG_CTR_L2_LOCAL_HIT]++;
+		return false;
+	}
+	sm->ctr.v[NG_CTR_L2_LOCAL_MISS]++;
+	if (r->op == NG_OP_LOAD) {
+		r->flags |= NG_REQ_FILL;
+		return false;
+	}
+	fill(l, sm, r->gpu, r->line, NULL, LOCAL_EPOCH, true, r->t0);
+	r->flags |= NG_REQ_HELD;
+	return false;
 }
 
 static bool l2_access(void *priv, struct ng_sm *sm, struct ng_req *r)
@@ -230,9 +316,9 @@ static bool l2_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 	int e;
 
 	if (r->home == r->gpu)
-		return false;
+		return local_access(l, sm, r);
 	set = set_of(l, r->line);
-	e = find(l, lc, set, r->line);
+	e = find(l, lc, set, r->line, lc->epoch);
 	switch (r->op) {
 	case NG_OP_LOAD:
 		if (e >= 0) {
@@ -283,7 +369,8 @@ static bool l2_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 			 * it all, the store went there first).
 			 */
 			fill(l, sm, r->gpu, r->line,
-			     (const void *)(r->line + sm->view_delta));
+			     (const void *)(r->line + sm->view_delta),
+			     lc->epoch, false, r->t);
 			if (r->home == NG_HOME_HOST)
 				lc->host = true;
 			sm->ctr.v[NG_CTR_L2_WALLOC]++;
@@ -322,7 +409,7 @@ static uint64_t drop_host_lines(struct l2 *l, struct l2_cache *lc)
 	return dropped;
 }
 
-/* Every valid line of @lc dropped at once; how many there were. */
+/* Every valid line of @lc but the local ones dropped at once; how many. */
 static uint64_t flush(struct l2 *l, struct l2_cache *lc)
 {
 	size_t n = (size_t)l->nsets * l->ways;
@@ -331,8 +418,11 @@ static uint64_t flush(struct l2 *l, struct l2_cache *lc)
 	for (size_t i = 0; i < n; i++)
 		valid += lc->meta[i] && TAG_EPOCH(lc->meta[i]) == lc->epoch;
 	lc->epoch = (lc->epoch + 1) & EPOCH_MASK;
-	if (!lc->epoch) {
-		memset(lc->meta, 0, n * sizeof(*lc->meta));
+	if (lc->epoch == LOCAL_EPOCH) {
+		/* roll-over: every tag but the local lines' cleared */
+		for (size_t i = 0; i < n; i++)
+			if (TAG_EPOCH(lc->meta[i]) != LOCAL_EPOCH)
+				lc->meta[i] = 0;
 		lc->epoch = 1;
 	}
 	lc->host = false;
@@ -370,7 +460,7 @@ static bool l2_invalidate(void *priv, unsigned int gpu, uintptr_t line)
 	unsigned int set = set_of(l, line);
 	int e;
 
-	e = find(l, lc, set, line);
+	e = find(l, lc, set, line, lc->epoch);
 	if (e >= 0) {
 		lc->meta[(size_t)set * l->ways + (unsigned int)e] = 0;
 		l->m->gctr[gpu].v[NG_CTR_L2_COH_INVAL]++;
@@ -384,6 +474,11 @@ static bool l2_enabled(const struct ng_config *c)
 	return c->l2_size != 0;
 }
 
+static bool l2_sees_local(const struct ng_config *c)
+{
+	return c->l2_local;
+}
+
 static const struct ng_key l2_keys[] = {
 	NG_KEY_NUM("l2-size", NG_KEY_SIZE, l2_size, 0, (double)(1ULL << 32),
 		   "L2 per GPU caching remote lines (0: off)"),
@@ -391,16 +486,19 @@ static const struct ng_key l2_keys[] = {
 		   "L2 associativity"),
 	NG_KEY_NUM("l2-latency", NG_KEY_DOUBLE, l2_latency_ns, 0, 1e6,
 		   "L2 hit latency, ns"),
+	NG_KEY_NUM("l2-local", NG_KEY_BOOL, l2_local, 0, 0,
+		   "the L2 caches the GPU's own memory's lines too, write-back (no: remote and host lines only)"),
 	{ .name = NULL },
 };
 
 const struct ng_component ng_l2_component = {
 	.name = "l2",
-	.desc = "per-GPU L2 caching remote and host lines, write-through; flushed at kernel boundaries, or kept coherent by HWC (host lines still dropped)",
+	.desc = "per-GPU L2: local lines (l2-local, write-back, kept) and remote and host lines (write-through; flushed at kernel boundaries, or kept coherent by HWC or a directory, host lines still dropped)",
 	.keys = l2_keys,
 	.counters = "l2",
 	.enabled = l2_enabled,
 	.remote_only = true,
+	.sees_local = l2_sees_local,
 	.create = l2_create,
 	.destroy = l2_destroy,
 	.access = l2_access,

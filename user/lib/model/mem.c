@@ -11,6 +11,11 @@
 static bool mem_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 {
 	(void)priv;
+	/* the GPU's L2 held the line or took the store in (l2-local) */
+	if (r->flags & NG_REQ_HELD) {
+		r->src = (const void *)(r->line + sm->view_delta);
+		return true;
+	}
 	ng_mem_charge(sm, r);
 	return true;
 }

@@ -60,6 +60,13 @@ enum ng_op { NG_OP_LOAD, NG_OP_STORE, NG_OP_ATOMIC };
 #define NG_REQ_FINE	64u
 #define NG_REQ_RDMA	128u	/* the RDMA cache serves this GPU's remote lines */
 #define NG_REQ_RDMA_FILL 256u	/* ... and wants this one on the way back */
+/*
+ * The GPU's own L2 holds this local line (l2-local): the memory is not
+ * accessed (a hit, or a store the write-back L2 takes in); with
+ * NG_REQ_L2_HIT it held the line before this request.
+ */
+#define NG_REQ_HELD	512u
+#define NG_REQ_L2_HIT	1024u
 
 /* One line request, as the coalescer emits it. */
 struct ng_req {

@@ -41,6 +41,9 @@
 	X(L2_COH_INVAL,	"l2",	"coherence_invalidations", "lines dropped by coherence invalidates") \
 	X(L2_COLD,	"l2",	"cold_misses",	"remote loads missing a line this L2 never held") \
 	X(L2_WALLOC,	"l2",	"write_allocs",	"remote lines inserted by own stores (directory)") \
+	X(L2_LOCAL_HIT,	"l2",	"local_hits",	"local loads and stores to a line the L2 held (l2-local)") \
+	X(L2_LOCAL_MISS, "l2",	"local_misses",	"local loads and stores to a line it did not hold (l2-local)") \
+	X(L2_WRITEBACK,	"l2",	"writebacks",	"dirty local lines written to memory when replaced") \
 	X(RDC_HIT,	"rdc",	"hits",		"remote loads served by the RDC") \
 	X(RDC_MISS,	"rdc",	"misses",	"remote loads missing the RDC") \
 	X(RDC_FILL,	"rdc",	"fills",	"remote lines inserted in the RDC") \
