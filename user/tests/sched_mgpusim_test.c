@@ -212,6 +212,24 @@ TEST(two_d_grid_flattened_x_fastest)
 	EXPECT_EQ(2, check_map(_metadata, &c, 5, 20, &differs));
 }
 
+/* REC and DualOpt ran MGPUSim's unified mode: their presets schedule so. */
+TEST(rec_and_dualopt_presets_use_it)
+{
+	static const char *const presets[] = { "rec", "dualopt" };
+
+	for (unsigned int i = 0; i < 2; i++) {
+		struct ng_config c;
+		bool differs;
+		char err[256];
+
+		ASSERT_EQ(0, ng_config_preset(&c, presets[i], err, sizeof(err)));
+		EXPECT_EQ(NG_SCHED_MGPUSIM, c.sched) TH_LOG("%s", presets[i]);
+		c.mem_per_gpu = 64 << 20;
+		c.deterministic = true;
+		EXPECT_EQ(1, check_map(_metadata, &c, 16, 1, &differs));
+	}
+}
+
 /*
  * Within a GPU its blocks come in ascending order, as with batch, and
  * stealing still hands an idle GPU the blocks MGPUSim left on GPU 0.
