@@ -150,25 +150,29 @@ TEST(sched_maps)
 	static const unsigned int batch[10] = { 0, 0, 0, 1, 1, 1, 2, 2, 2, 3 };
 	static const unsigned int coda[10] = { 0, 0, 1, 1, 2, 2, 3, 3, 0, 0 };
 
+	const struct ng_sched_shape sh = { .ngpus = 4, .blocks_per_gpu = 2 };
+	const struct ng_sched_shape sh1 = { .ngpus = 4, .blocks_per_gpu = 1 };
+
 	for (unsigned int b = 0; b < 10; b++) {
-		EXPECT_EQ(rr[b], ng_sched_gpu(NG_SCHED_RR, b, 10, 4, 2));
-		EXPECT_EQ(batch[b], ng_sched_gpu(NG_SCHED_BATCH, b, 10, 4, 2));
-		EXPECT_EQ(coda[b], ng_sched_gpu(NG_SCHED_CODA, b, 10, 4, 2));
+		EXPECT_EQ(rr[b], ng_sched_gpu(NG_SCHED_RR, b, 10, &sh));
+		EXPECT_EQ(batch[b], ng_sched_gpu(NG_SCHED_BATCH, b, 10, &sh));
+		EXPECT_EQ(coda[b], ng_sched_gpu(NG_SCHED_CODA, b, 10, &sh));
 	}
 	/* MECHANISMS 1: b / ceil(nblocks / ngpus) */
 	for (unsigned int b = 0; b < 1000; b++)
-		EXPECT_EQ(b / 250, ng_sched_gpu(NG_SCHED_BATCH, b, 1000, 4, 1));
+		EXPECT_EQ(b / 250, ng_sched_gpu(NG_SCHED_BATCH, b, 1000, &sh1));
 }
 
 TEST(sched_queues_and_stealing)
 {
+	const struct ng_sched_shape sh = { .ngpus = 4, .blocks_per_gpu = 8 };
 	struct ng_sched s = { 0 };
 	unsigned char seen[100] = { 0 };
 	bool stolen;
 	int64_t b;
 	int n = 0, nstolen = 0;
 
-	ASSERT_EQ(0, ng_sched_prepare(&s, NG_SCHED_BATCH, false, 100, 4, 8, -1));
+	ASSERT_EQ(0, ng_sched_prepare(&s, NG_SCHED_BATCH, false, 100, &sh, -1));
 	/* GPU 2 gets 50..74 in order, and nothing else without stealing */
 	for (int i = 0; i < 25; i++) {
 		b = ng_sched_next(&s, 2, &stolen);
@@ -176,7 +180,7 @@ TEST(sched_queues_and_stealing)
 	}
 	EXPECT_EQ(-1, ng_sched_next(&s, 2, &stolen));
 	/* with stealing, GPU 3 drains everybody; every block exactly once */
-	ASSERT_EQ(0, ng_sched_prepare(&s, NG_SCHED_RR, true, 100, 4, 8, -1));
+	ASSERT_EQ(0, ng_sched_prepare(&s, NG_SCHED_RR, true, 100, &sh, -1));
 	while ((b = ng_sched_next(&s, 3, &stolen)) >= 0) {
 		ASSERT_LT(b, 100);
 		EXPECT_EQ(0, seen[b]);
@@ -188,11 +192,11 @@ TEST(sched_queues_and_stealing)
 	EXPECT_EQ(100, n);
 	EXPECT_EQ(75, nstolen);
 	/* only_gpu puts everything on one GPU */
-	ASSERT_EQ(0, ng_sched_prepare(&s, NG_SCHED_RR, false, 10, 4, 8, 1));
+	ASSERT_EQ(0, ng_sched_prepare(&s, NG_SCHED_RR, false, 10, &sh, 1));
 	EXPECT_EQ(-1, ng_sched_next(&s, 0, &stolen));
 	EXPECT_EQ(0, ng_sched_next(&s, 1, &stolen));
 	/* and stealing does not take a pinned launch's blocks elsewhere */
-	ASSERT_EQ(0, ng_sched_prepare(&s, NG_SCHED_RR, true, 10, 4, 8, 1));
+	ASSERT_EQ(0, ng_sched_prepare(&s, NG_SCHED_RR, true, 10, &sh, 1));
 	EXPECT_EQ(-1, ng_sched_next(&s, 0, &stolen));
 	EXPECT_FALSE(stolen);
 	EXPECT_EQ(0, ng_sched_next(&s, 1, &stolen));

@@ -53,6 +53,7 @@ enum ng_sched_kind {
 	NG_SCHED_RR,		/* block b -> GPU b mod n */
 	NG_SCHED_BATCH,		/* NUMA-GPU contiguous batches (default) */
 	NG_SCHED_CODA,		/* CODA affinity */
+	NG_SCHED_MGPUSIM,	/* MGPUSim's unified multi-GPU driver */
 };
 
 /* Coherence of the remote data cache (CARVE section IV-B). */
@@ -327,7 +328,7 @@ void ng_config_print(const struct ng_config *cfg, FILE *out);
 
 /* Value names of the enums, indexed by value. */
 extern const char *const ng_placement_names[6];
-extern const char *const ng_sched_names[3];
+extern const char *const ng_sched_names[4];
 extern const char *const ng_coda_chunk_names[2];
 extern const char *const ng_coda_b_names[2];
 extern const char *const ng_host_copies_names[3];

@@ -17,9 +17,9 @@ const char *const ng_placement_names[6] = {
 	[NG_PLACE_CGP] = "cgp", [NG_PLACE_CODA] = "coda",
 	[NG_PLACE_HOST] = "host", [NG_PLACE_NODE] = "node",
 };
-const char *const ng_sched_names[3] = {
+const char *const ng_sched_names[4] = {
 	[NG_SCHED_RR] = "rr", [NG_SCHED_BATCH] = "batch",
-	[NG_SCHED_CODA] = "coda",
+	[NG_SCHED_CODA] = "coda", [NG_SCHED_MGPUSIM] = "mgpusim",
 };
 const char *const ng_coda_chunk_names[2] = {
 	[NG_CODA_CHUNK_CAP] = "cap", [NG_CODA_CHUNK_UNCAPPED] = "uncapped",
@@ -127,7 +127,7 @@ static const struct ng_key core_keys[] = {
 	NG_KEY_CHOICE("coda-b", coda_b, ng_coda_b_names,
 		      "CODA's B per structure: profile (a first run's page-access tracking) or hint (the allocation's block_bytes)"),
 	NG_KEY_CHOICE("sched", sched, ng_sched_names,
-		      "CTA scheduler: rr, batch, coda"),
+		      "CTA scheduler: rr, batch, coda, mgpusim (MGPUSim's unified multi-GPU driver)"),
 	NG_KEY_NUM("steal", NG_KEY_BOOL, steal, 0, 0,
 		   "idle GPUs steal blocks"),
 	NG_KEY_CHOICE("backend", backend, ng_mem_backend_names,

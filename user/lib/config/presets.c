@@ -99,12 +99,13 @@ static void mgpusim_cu(struct ng_config *c)
  * 4 GB HBM, 64 GB/s links in 16 B flits; the decision engine on, with the
  * 1.5 MB 16-way RDMA cache, 4 B transfers and CoDec packets of 10 (30-
  * cycle timeout). The paper ran MGPUSim's unified multi-GPU mode, as REC
- * did: work-groups in contiguous ranges per GPU (batch) and memory a 4 KB
- * page at a time round-robin (cgp). MGPUSim's L2 sits at the memory side
- * and caches the home's lines for every requester: the msl2 component,
- * 0.5 MB beside the RDMA cache (--compare's systems without an RDMA cache
- * have 2 MB); ngemu's l2 component, which caches remote lines at the
- * requester, is off (Documentation/dualopt.rst).
+ * did: work-groups in contiguous ranges, GPU after GPU, of the CUs' share
+ * rounded up, so small grids leave the last GPUs idle (sched mgpusim, see
+ * rec()), and memory a 4 KB page at a time round-robin (cgp). MGPUSim's
+ * L2 sits at the memory side and caches the home's lines for every
+ * requester: the msl2 component, 0.5 MB beside the RDMA cache (--compare's
+ * systems without an RDMA cache have 2 MB); ngemu's l2 component, which
+ * caches remote lines at the requester, is off (Documentation/dualopt.rst).
  */
 static void dualopt(struct ng_config *c)
 {
@@ -113,6 +114,7 @@ static void dualopt(struct ng_config *c)
 	c->l2_size = 0;
 	c->mem_per_gpu = 4ULL << 30;
 	c->placement = NG_PLACE_CGP;
+	c->sched = NG_SCHED_MGPUSIM;
 	c->rdc_size = 0;
 	c->rdc_pct = 0;
 	c->remote_opt = NG_RO_AUTO;
@@ -133,14 +135,18 @@ static void dualopt(struct ng_config *c)
  * REC Table 2: 16 KB 4-way L1 per CU, 2 MB 16-way L2, 64 B lines, an 8K-
  * entry 8-way directory per GPU with 1 KB ranges, 4 GB HBM at 1 TB/s,
  * 300 GB/s bidirectional links; no RDC. REC ran MGPUSim's unified multi-
- * GPU mode, which the paper does not describe: there the driver gives
- * each GPU a contiguous range of a kernel's work-groups (batch) and
- * allocates memory a 4 KB page at a time round-robin over the GPUs (cgp;
- * mgpusim driver.go distributeWGToGPUs, device.go allocateUnifiedGPUPage).
+ * GPU mode, which the paper does not describe: there the driver owes
+ * every CU of the system ceil(work-groups / CUs) of a kernel's work-groups
+ * and gives each GPU in turn its CUs' worth as one contiguous range of
+ * flattened ids, so a grid of no more work-groups than a GPU has CUs
+ * runs on GPU 0 alone (sched mgpusim); it allocates memory a 4 KB page at
+ * a time round-robin over the GPUs (cgp; MGPUSim v3.0.0 driver/driver.go
+ * distributeWGToGPUs, driver/internal/device.go allocateUnifiedGPUPage).
  */
 static void rec(struct ng_config *c)
 {
 	c->placement = NG_PLACE_CGP;
+	c->sched = NG_SCHED_MGPUSIM;
 	c->line = 64;
 	c->l1_size = 16 << 10;
 	c->l2_size = 2 << 20;
@@ -243,11 +249,11 @@ static void scalegpu(struct ng_config *c)
 static const struct preset presets[] = {
 	{ "carve", "CARVE Table III: 4 GPUs, 128 B lines, 2 MB pages, 8 MB L2 each, 64 GB/s links, 1 TB/s HBM; RDC 6.25% of memory (2 GB), HWC",
 	  "CARVE (MICRO 2018)", NULL, carve },
-	{ "dualopt", "DualOpt Table 1: 4 GPUs, 64 B lines, 16 KB L1 per CU, 64 GB/s links in 16 B flits, decision engine (remote_thresh 2%, block_thresh 0.2, hit_thresh 0.4), 1.5 MB RDMA cache beside a 0.5 MB memory-side L2 (2 MB without it), 4 B transfers, CoDec 10 per packet; 4 KB pages round-robin, work-groups in contiguous ranges (MGPUSim's unified mode)",
+	{ "dualopt", "DualOpt Table 1: 4 GPUs, 64 B lines, 16 KB L1 per CU, 64 GB/s links in 16 B flits, decision engine (remote_thresh 2%, block_thresh 0.2, hit_thresh 0.4), 1.5 MB RDMA cache beside a 0.5 MB memory-side L2 (2 MB without it), 4 B transfers, CoDec 10 per packet; 4 KB pages round-robin, work-groups in contiguous ranges of ceil(n / CUs) per CU, GPU after GPU (MGPUSim's unified mode)",
 	  "DualOpt (locality-aware remote access optimizations)",
 	  "the L1 scalar caches",
 	  dualopt },
-	{ "rec", "REC Table 2: 4 GPUs, 64 B lines, 16 KB L1 per CU, 2 MB L2, 8K-entry directory of 1 KB ranges, 300 GB/s links (150 each way), 1 TB/s HBM; 4 KB pages round-robin, work-groups in contiguous ranges (MGPUSim's unified mode)",
+	{ "rec", "REC Table 2: 4 GPUs, 64 B lines, 16 KB L1 per CU, 2 MB L2, 8K-entry directory of 1 KB ranges, 300 GB/s links (150 each way), 1 TB/s HBM; 4 KB pages round-robin, work-groups in contiguous ranges of ceil(n / CUs) per CU, GPU after GPU (MGPUSim's unified mode)",
 	  "REC (JSA 2025)",
 	  "the L1 instruction and scalar caches; the L2 caches remote lines only (local data goes to memory)",
 	  rec },

@@ -65,6 +65,7 @@ int ng_launch(struct ng_system *sys, const struct ng_launch *l,
 	      struct ng_launch_result *res)
 {
 	struct ng_launch lc = *l;
+	struct ng_sched_shape shape = ng_sched_shape_of(&sys->cfg);
 	uint64_t nblocks, req0 = 0, req1 = 0;
 	double t0;
 	int ret;
@@ -84,9 +85,7 @@ int ng_launch(struct ng_system *sys, const struct ng_launch *l,
 	    lc.shared > sys->cfg.shared_bytes)
 		return -EINVAL;
 	ret = ng_sched_prepare(&sys->sched, sys->cfg.sched, sys->cfg.steal,
-			       nblocks, sys->cfg.gpus,
-			       (uint64_t)sys->cfg.sms * sys->cfg.blocks_per_sm,
-			       lc.only_gpu);
+			       nblocks, &shape, lc.only_gpu);
 	if (ret)
 		return ret;
 	for (unsigned int i = 0; i < sys->nsm; i++)

@@ -6,17 +6,49 @@
 
 #include "ngemu/runtime/sched.h"
 
-unsigned int ng_sched_gpu(enum ng_sched_kind k, uint64_t b, uint64_t nblocks,
-			  unsigned int ngpus, uint64_t blocks_per_gpu)
+struct ng_sched_shape ng_sched_shape_of(const struct ng_config *cfg)
 {
+	return (struct ng_sched_shape){
+		.ngpus = cfg->gpus,
+		.blocks_per_gpu = (uint64_t)cfg->sms * cfg->blocks_per_sm,
+		/* MGPUSim counts real CUs: an emulated SM stands for sm_scale */
+		.cus_per_gpu = (uint64_t)cfg->sms * cfg->sm_scale,
+	};
+}
+
+/*
+ * MGPUSim's unified multi-GPU launch (driver.go distributeWGToGPUs, v3.0.0
+ * to v4.2.0): every CU of the system is owed ceil(nblocks / CUs) work-
+ * groups, and GPU g, in the order of the unified device's GPUs, takes its
+ * CUs' worth of flattened work-group ids after GPU g-1's. The ranges sum
+ * to at least nblocks, so the last GPUs' may start past the grid's end and
+ * a small grid runs on the first GPU(s) only (16 blocks on 4 x 64 CUs: all
+ * on GPU 0). ngemu's GPUs have equal CU counts, so the ranges are equal.
+ */
+static unsigned int mgpusim_gpu(uint64_t b, uint64_t nblocks,
+				const struct ng_sched_shape *sh)
+{
+	uint64_t cus = sh->cus_per_gpu ? sh->cus_per_gpu : 1;
+	uint64_t total = cus * sh->ngpus;
+	uint64_t per_cu = (nblocks + total - 1) / total;
+
+	return (unsigned int)(b / (cus * (per_cu ? per_cu : 1)));
+}
+
+unsigned int ng_sched_gpu(enum ng_sched_kind k, uint64_t b, uint64_t nblocks,
+			  const struct ng_sched_shape *sh)
+{
+	unsigned int ngpus = sh->ngpus;
 	uint64_t per;
 
 	switch (k) {
 	case NG_SCHED_RR:
 		return (unsigned int)(b % ngpus);
 	case NG_SCHED_CODA:
-		return (unsigned int)((b / (blocks_per_gpu ? blocks_per_gpu : 1)) %
-				      ngpus);
+		return (unsigned int)((b / (sh->blocks_per_gpu ?
+					    sh->blocks_per_gpu : 1)) % ngpus);
+	case NG_SCHED_MGPUSIM:
+		return mgpusim_gpu(b, nblocks, sh);
 	case NG_SCHED_BATCH:
 	default:
 		per = (nblocks + ngpus - 1) / ngpus;
@@ -25,9 +57,10 @@ unsigned int ng_sched_gpu(enum ng_sched_kind k, uint64_t b, uint64_t nblocks,
 }
 
 int ng_sched_prepare(struct ng_sched *s, enum ng_sched_kind k, bool steal,
-		     uint64_t nblocks, unsigned int ngpus,
-		     uint64_t blocks_per_gpu, int only_gpu)
+		     uint64_t nblocks, const struct ng_sched_shape *sh,
+		     int only_gpu)
 {
+	unsigned int ngpus = sh->ngpus;
 	uint64_t count[NG_MAX_GPUS] = { 0 }, pos[NG_MAX_GPUS], at = 0;
 
 	if (nblocks > s->cap) {
@@ -45,8 +78,7 @@ int ng_sched_prepare(struct ng_sched *s, enum ng_sched_kind k, bool steal,
 	/* counting sort by GPU keeps each GPU's blocks in ascending order */
 	for (uint64_t b = 0; b < nblocks; b++)
 		count[only_gpu >= 0 ? (unsigned int)only_gpu
-				    : ng_sched_gpu(k, b, nblocks, ngpus,
-						   blocks_per_gpu)]++;
+				    : ng_sched_gpu(k, b, nblocks, sh)]++;
 	for (unsigned int g = 0; g < ngpus; g++) {
 		s->q[g].begin = at;
 		s->q[g].end = at + count[g];
@@ -56,8 +88,7 @@ int ng_sched_prepare(struct ng_sched *s, enum ng_sched_kind k, bool steal,
 	}
 	for (uint64_t b = 0; b < nblocks; b++) {
 		unsigned int g = only_gpu >= 0 ? (unsigned int)only_gpu
-					       : ng_sched_gpu(k, b, nblocks, ngpus,
-							      blocks_per_gpu);
+					       : ng_sched_gpu(k, b, nblocks, sh);
 		s->order[pos[g]++] = (uint32_t)b;
 	}
 	return 0;

@@ -10,6 +10,10 @@
  *   batch  block b -> GPU b / ceil(nblocks / n)  (NUMA-GPU, the default)
  *   coda   block b -> GPU (b / blocks_per_gpu) mod n, blocks_per_gpu =
  *          SMs x resident blocks per SM (CODA affinity)
+ *   mgpusim  block b -> GPU b / (cus x ceil(nblocks / (n x cus))), cus =
+ *          real SMs (CUs) per GPU: MGPUSim's unified multi-GPU driver,
+ *          which fills the GPUs in order, so a grid smaller than the
+ *          system's CUs lands on the first GPU(s) only
  */
 #ifndef NGEMU_SCHED_H
 #define NGEMU_SCHED_H
@@ -20,9 +24,19 @@
 
 #include "ngemu/config.h"
 
+/* What the schedulers need of the system. */
+struct ng_sched_shape {
+	unsigned int ngpus;
+	uint64_t blocks_per_gpu;	/* coda: resident blocks a GPU holds */
+	uint64_t cus_per_gpu;		/* mgpusim: real SMs (CUs) a GPU has */
+};
+
+/* The shape of @cfg's system. */
+struct ng_sched_shape ng_sched_shape_of(const struct ng_config *cfg);
+
 /* GPU of block @b of @nblocks. */
 unsigned int ng_sched_gpu(enum ng_sched_kind k, uint64_t b, uint64_t nblocks,
-			  unsigned int ngpus, uint64_t blocks_per_gpu);
+			  const struct ng_sched_shape *sh);
 
 /* One host cache line each: GPUs on different threads take blocks apart. */
 struct ng_sched_queue {
@@ -43,8 +57,8 @@ struct ng_sched {
  * that GPU (calibration runs). Returns 0 or -ENOMEM.
  */
 int ng_sched_prepare(struct ng_sched *s, enum ng_sched_kind k, bool steal,
-		     uint64_t nblocks, unsigned int ngpus,
-		     uint64_t blocks_per_gpu, int only_gpu);
+		     uint64_t nblocks, const struct ng_sched_shape *sh,
+		     int only_gpu);
 void ng_sched_fini(struct ng_sched *s);
 
 /* Next block for an SM of @gpu, or -1 when none is left; *stolen says so. */
