@@ -107,3 +107,14 @@ int ng_out_install(const char *tmp, const char *path)
 		err = errno;
 	return -err;
 }
+
+int ng_out_commit_pair(struct ng_out *data, struct ng_out *script)
+{
+	int err = ng_out_commit(data);
+
+	if (err) {
+		ng_out_abort(script);
+		return err;
+	}
+	return ng_out_commit(script);
+}

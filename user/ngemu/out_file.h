@@ -35,6 +35,12 @@ int ng_out_open(struct ng_out *o, const char *who, const char *path);
  */
 int ng_out_commit(struct ng_out *o);
 
+/*
+ * A plot's data and its script, @data first: both written, or (0 or
+ * -errno as ng_out_commit()) the script not written when the data was not.
+ */
+int ng_out_commit_pair(struct ng_out *data, struct ng_out *script);
+
 /* The file not written: its temporary closed and removed (NULL: nothing). */
 void ng_out_abort(struct ng_out *o);
 

@@ -288,12 +288,7 @@ static int plot(const char *dir, const struct rp_fig *f,
 			}
 		fprintf(g, "\n");
 	}
-	err = ng_out_commit(&od);
-	if (err) {
-		ng_out_abort(&og);
-		return err;
-	}
-	err = ng_out_commit(&og);
+	err = ng_out_commit_pair(&od, &og);
 	if (err)
 		return err;
 	snprintf(path, sizeof(path), "%s.gp", f->id);

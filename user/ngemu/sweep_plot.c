@@ -145,12 +145,7 @@ int ng_sweep_plot(const struct sweep *s)
 			fprintf(g, "unset multiplot\n");
 		}
 	}
-	err = ng_out_commit(&od);
-	if (err) {
-		ng_out_abort(&og);
-		return err;
-	}
-	err = ng_out_commit(&og);
+	err = ng_out_commit_pair(&od, &og);
 	if (err)
 		return err;
 	/* gnuplot fails on an empty plot: say why there is none */

@@ -405,31 +405,41 @@ static bool keep(char **rest, int cap, int *nrest, char *arg, char *err,
 	return true;
 }
 
+/*
+ * The next config option at or after argv[*i], before any "--": its key
+ * and value (split_opt()), *i left past it; false when there is none.
+ */
+static bool next_option(int argc, char **argv, int *i, char *key, size_t klen,
+			const char **val, bool *flag)
+{
+	for (; *i < argc; (*i)++) {
+		bool known;
+		int used;
+
+		if (!strcmp(argv[*i], "--"))
+			return false;
+		if (strncmp(argv[*i], "--", 2))
+			continue;
+		used = split_opt(argc, argv, *i, key, klen, val, flag, &known);
+		if (!known)
+			continue;
+		*i += used;
+		return true;
+	}
+	return false;
+}
+
 /* Every --config FILE of the command line, in order; 0 or -EINVAL. */
 static int load_files(struct ng_config *cfg, int argc, char **argv, char *err,
 		      size_t errlen)
 {
+	const char *val;
 	char key[64];
+	bool flag;
 
-	for (int i = 1; i < argc; i++) {
-		const char *val;
-		bool flag, known;
-		int used;
-
-		if (!strcmp(argv[i], "--"))
-			break;
-		if (strncmp(argv[i], "--", 2))
-			continue;
-		used = split_opt(argc, argv, i, key, sizeof(key), &val, &flag,
-				 &known);
-		if (!known)
-			continue;
-		i += used - 1;
-		if (strcmp(key, "config"))
-			continue;
-		if (ng_config_load(cfg, val, err, errlen))
+	for (int i = 1; next_option(argc, argv, &i, key, sizeof(key), &val, &flag);)
+		if (!strcmp(key, "config") && ng_config_load(cfg, val, err, errlen))
 			return -EINVAL;
-	}
 	return 0;
 }
 
@@ -437,32 +447,20 @@ int ng_config_from_args(struct ng_config *cfg, int argc, char **argv,
 			char **rest, int restcap, int *nrest, char *err,
 			size_t errlen)
 {
-	const char *preset = "carve";
+	const char *preset = "carve", *val;
 	char key[64], msg[384];
+	bool flag;
 	int ret;
 
 	*nrest = 0;
 	/* pass 1: the preset, which the files and the options then override */
-	for (int i = 1; i < argc; i++) {
-		const char *val;
-		bool flag, known;
-		int used;
-
-		if (!strcmp(argv[i], "--"))
-			break;
-		if (strncmp(argv[i], "--", 2))
-			continue;
-		used = split_opt(argc, argv, i, key, sizeof(key), &val, &flag,
-				 &known);
-		if (!known)
-			continue;
+	for (int i = 1; next_option(argc, argv, &i, key, sizeof(key), &val, &flag);) {
 		if (!val && !flag) {
 			ng_seterr(err, errlen, "option '--%s' needs a value", key);
 			return -EINVAL;
 		}
 		if (!strcmp(key, "system"))
 			preset = val;
-		i += used - 1;
 	}
 	ret = ng_config_preset(cfg, preset, err, errlen);
 	if (ret)
@@ -472,8 +470,7 @@ int ng_config_from_args(struct ng_config *cfg, int argc, char **argv,
 	if (ret)
 		return ret;
 	for (int i = 1; i < argc; i++) {
-		const char *val;
-		bool flag, known;
+		bool known;
 		int used;
 
 		if (!strcmp(argv[i], "--")) {
