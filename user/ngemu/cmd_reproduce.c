@@ -133,6 +133,23 @@ static double evaluate(const struct rp_paper *p, const struct rp_claim *c,
 	return isnan(ng_rp_mean(&m)) ? 0 : ng_rp_mean(&m);
 }
 
+/*
+ * Whether option @a takes the argument after it (--jobs 2, --size 1M,
+ * --link-bw 32): that argument is its value, not the paper.
+ */
+static bool takes_value(const char *a)
+{
+	const struct ng_key *k;
+
+	if (!strcmp(a, "-j") || !strcmp(a, "--jobs") || !strcmp(a, "--size") ||
+	    !strcmp(a, "--iters"))
+		return true;
+	if (strncmp(a, "--", 2) || strchr(a, '='))
+		return false;
+	k = ng_config_find_key(a + 2);
+	return k && k->type != NG_KEY_BOOL;
+}
+
 static int write_outputs(const char *out, const char *paper,
 			 const struct rp_paper *p, unsigned int shown,
 			 const struct rp_row *r, unsigned int n, const char *sizes)
@@ -260,7 +277,7 @@ int ng_cmd_reproduce(int argc, char **argv)
 			out = argv[++i];
 		else if (!strcmp(a, "--data"))
 			data = argv[++i];
-		else if (a[0] != '-' && !paper)
+		else if (a[0] != '-' && !paper && !takes_value(argv[i - 1]))
 			paper = a;
 		else if (sc + 16 < RP_MAX_ARGS)
 			sv[sc++] = argv[i];

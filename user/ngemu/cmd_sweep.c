@@ -291,7 +291,7 @@ static pid_t start(const struct sweep *s, struct sw_point *p)
 		return -1;
 	snprintf(p->tmp, sizeof(p->tmp), "%s", part + strlen(part) - 6);
 	fflush(NULL);
-	pid = fork();
+	pid = ng_fork_child();
 	if (!pid) {
 		int err;
 

@@ -90,3 +90,24 @@ void ng_end_child(pid_t pid)
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
 }
+
+pid_t ng_fork_child(void)
+{
+	sigset_t block, old;
+	pid_t pid;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	pid = fork();
+	if (!pid) {
+		/* a signal that came meanwhile is pending: now it acts */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGCHLD, SIG_DFL);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return pid;
+}

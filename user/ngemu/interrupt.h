@@ -27,6 +27,14 @@ int ng_interrupt_status(int sig);
  */
 pid_t ng_wait_child(int *st);
 
+/*
+ * fork() for a child that execs a program: in the child SIGINT, SIGTERM
+ * and SIGCHLD are back at their default actions before any can arrive (a
+ * SIGTERM sent between the fork and the exec would otherwise run the
+ * parent's handler in the child and be lost: the run would go on).
+ */
+pid_t ng_fork_child(void);
+
 /* End child @pid (SIGTERM) and wait for it. */
 void ng_end_child(pid_t pid);
 

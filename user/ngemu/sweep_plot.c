@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "interrupt.h"
 #include "out_file.h"
 #include "sweep.h"
 
@@ -166,7 +167,7 @@ int ng_gnuplot(const char *who, const char *dir, const char *script)
 	int st;
 
 	fflush(NULL);
-	pid = fork();
+	pid = ng_fork_child();
 	if (!pid) {
 		int nul = open("/dev/null", O_WRONLY);
 

@@ -141,7 +141,7 @@ static int sbatch(char **argv, char *id, size_t len)
 	if (pipe(fd))
 		return -1;
 	fflush(NULL);
-	pid = fork();
+	pid = ng_fork_child();
 	if (!pid) {
 		dup2(fd[1], 1);
 		close(fd[0]);

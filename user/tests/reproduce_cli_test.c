@@ -9,9 +9,13 @@
  * paper's, the same ratios as the claims), and bad input as usage errors. The papers' own files run in
  * their own lanes (make reproduce).
  */
+#include <ftw.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "ng_test.h"
 
@@ -294,6 +298,78 @@ TEST_F(rep, bad_input_is_a_usage_error)
 	/* every paper has its data file */
 	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("reproduce", "--help")));
 	EXPECT_EQ(0, self->r.status);
+}
+
+/* Files under the tree nftw() walks whose names hold a run's temporary. */
+static int temporaries;
+
+static int count_tmp(const char *path, const struct stat *st, int flag,
+		     struct FTW *ftw)
+{
+	const char *base = path + ftw->base;
+
+	(void)st;
+	if (flag == FTW_F && (strstr(base, ".json.") || strstr(base, ".err.")))
+		temporaries++;
+	return 0;
+}
+
+static int tmp_files(const char *dir)
+{
+	temporaries = 0;
+	nftw(dir, count_tmp, 16, FTW_PHYS);
+	return temporaries;
+}
+
+/*
+ * SIGTERM (Slurm at a job's time limit) or SIGINT while reproduce's sweep
+ * runs: its runs ended, their files removed, a line saying how to resume,
+ * 143 or 130.
+ */
+TEST_F(rep, an_interrupt_stops_it_cleanly)
+{
+	static const int sigs[] = { SIGTERM, SIGINT };
+
+	for (int k = 0; k < 2; k++) {
+		/* the paper last: "2" is --jobs' value, not the paper */
+		char *const *argv = NGEMU("reproduce", "--data", self->data,
+					  "--out", self->out, "--jobs", "2",
+					  "--iters", "100000", "test");
+		char errp[128], err[4096] = "";
+		int st, seen = 0;
+		FILE *f;
+		pid_t pid;
+
+		snprintf(errp, sizeof(errp), "%s/err", self->dir);
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (!pid) {
+			if (!freopen("/dev/null", "w", stdout) ||
+			    !freopen(errp, "w", stderr))
+				_exit(126);
+			execv(argv[0], argv);
+			_exit(127);
+		}
+		/* a run under way: its temporaries are there (60 s at most) */
+		for (int i = 0; i < 30000 && !seen; i++) {
+			seen = tmp_files(self->out);
+			if (!seen)
+				usleep(2000);
+		}
+		EXPECT_LT(0, seen);
+		kill(pid, sigs[k]);
+		ASSERT_EQ(pid, waitpid(pid, &st, 0));
+		ASSERT_TRUE(WIFEXITED(st)) TH_LOG("killed by signal %d", WTERMSIG(st));
+		EXPECT_EQ(128 + sigs[k], WEXITSTATUS(st));
+		f = fopen(errp, "r");
+		ASSERT_NE(NULL, f);
+		err[fread(err, 1, sizeof(err) - 1, f)] = '\0';
+		fclose(f);
+		EXPECT_NE(NULL, strstr(err, sigs[k] == SIGINT ? "stopped by SIGINT"
+							       : "stopped by SIGTERM"))
+			TH_LOG("%s", err);
+		EXPECT_EQ(0, tmp_files(self->out));
+	}
 }
 
 TEST_HARNESS_MAIN
