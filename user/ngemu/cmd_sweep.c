@@ -261,149 +261,6 @@ void ng_sweep_path(const struct sweep *s, const struct sw_point *p,
 	snprintf(buf, len, "%s/points/%s%s", s->out, p->hash, ext);
 }
 
-/*
- * Start point @p's run, its output into HASH.json.XXXXXX and its messages
- * into HASH.err.XXXXXX, names of its own (@p->tmp), so that two processes
- * running the same point (a resubmitted job array, another sweep in the
- * same folder) never write one file; the child.
- */
-static pid_t start(const struct sweep *s, struct sw_point *p)
-{
-	char *v[SW_MAX_ARGS + 2 * SW_MAX_KEYS + 12], bufs[SW_MAX_KEYS][64];
-	char part[1024];
-	pid_t pid;
-	int fd;
-
-	v[0] = "ngemu";
-	v[1] = "bench";
-	ng_sweep_point_args(s, p, v + 2, bufs);
-	{
-		int n = 2;
-
-		while (v[n])
-			n++;
-		v[n++] = "--json";
-		v[n] = NULL;
-	}
-	ng_sweep_path(s, p, ".json.XXXXXX", part, sizeof(part));
-	fd = mkostemp(part, O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	snprintf(p->tmp, sizeof(p->tmp), "%s", part + strlen(part) - 6);
-	fflush(NULL);
-	pid = ng_fork_child();
-	if (!pid) {
-		int err;
-
-		snprintf(part + strlen(part) - 11, 12, "err.%s", p->tmp);
-		err = open(part, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		dup2(fd, 1);
-		if (err >= 0)
-			dup2(err, 2);
-		execv("/proc/self/exe", v);
-		_exit(127);
-	}
-	close(fd);
-	if (pid < 0)
-		unlink(part);
-	return pid;
-}
-
-/* The names of point @p's run's files: its result's and its messages'. */
-static void tmp_paths(const struct sweep *s, const struct sw_point *p,
-		      char *part, char *err, size_t len)
-{
-	char ext[16];
-
-	snprintf(ext, sizeof(ext), ".json.%s", p->tmp);
-	ng_sweep_path(s, p, ext, part, len);
-	snprintf(ext, sizeof(ext), ".err.%s", p->tmp);
-	ng_sweep_path(s, p, ext, err, len);
-}
-
-/* Point @p's run stopped by an interrupt: it leaves no file. */
-static void discard(const struct sweep *s, const struct sw_point *p)
-{
-	char part[1024], err[1024];
-
-	tmp_paths(s, p, part, err, sizeof(part));
-	unlink(part);
-	unlink(err);
-}
-
-/*
- * Point @p's run has ended with wait status @st: keep its result or not.
- * Its output is a result only when whole: a run whose output was cut
- * short (a full disk: it says so and exits 1, as an unverified run does)
- * has none.
- */
-static bool finish(const struct sweep *s, struct sw_point *p, int st)
-{
-	char part[1024], err[1024], path[1024], why[160];
-	bool ran = WIFEXITED(st) && WEXITSTATUS(st) <= 1;
-	char *t = NULL;
-	size_t len = 0;
-	FILE *f;
-	int e = 0;
-
-	tmp_paths(s, p, part, err, sizeof(part));
-	ng_sweep_path(s, p, ".json", path, sizeof(path));
-	f = ran ? fopen(part, "r") : NULL;
-	if (f) {
-		if (getdelim(&t, &len, '\0', f) < 0) {
-			free(t);
-			t = NULL;
-		}
-		fclose(f);
-	}
-	/* 0: verified; 1: ran, not verified: both are results */
-	if (ran && ng_sweep_result_ok(t) && !(e = ng_out_install(part, path))) {
-		free(t);
-		p->status = 0;
-		unlink(err);
-		return true;
-	}
-	free(t);
-	p->status = 2;
-	unlink(part);
-	ng_sweep_path(s, p, ".err", path, sizeof(path));
-	if (rename(err, path))
-		unlink(err);
-	if (e)
-		snprintf(why, sizeof(why), "its result could not be kept: %s",
-			 strerror(-e));
-	else if (ran)
-		snprintf(why, sizeof(why), "gave no whole result (exit %d)",
-			 WEXITSTATUS(st));
-	else if (WIFEXITED(st))
-		snprintf(why, sizeof(why), "failed (exit %d)", WEXITSTATUS(st));
-	else
-		snprintf(why, sizeof(why), "failed (signal %d)", WTERMSIG(st));
-	fprintf(stderr, "%sngemu sweep: %s on %s", isatty(2) ? "\r" : "", p->wl,
-		p->sys);
-	for (unsigned int k = 0; k < s->nkey; k++)
-		fprintf(stderr, " %s=%s", s->key[k].name, s->key[k].val[p->vi[k]]);
-	fprintf(stderr, " %s: %s\n", why, path);
-	return false;
-}
-
-int ng_sweep_run_point(const struct sweep *s, struct sw_point *p)
-{
-	pid_t pid = start(s, p), got;
-	int st;
-
-	if (pid < 0)
-		return -1;
-	while ((got = ng_wait_child(&st)) >= 0 && got != pid)
-		;
-	if (got < 0) {
-		ng_end_child(pid);
-		discard(s, p);
-		return ng_interrupted() ? -EINTR : -1;
-	}
-	return finish(s, p, st) ? 0 : -1;
-}
-
 /* A bar of the points done on a terminal; a line each otherwise. */
 static void progress(size_t done, size_t failed, size_t total, double t0)
 {
@@ -435,7 +292,7 @@ static int stopped(struct sweep *s, const pid_t *pids, const size_t *of,
 
 	for (unsigned int r = 0; r < running; r++) {
 		ng_end_child(pids[r]);
-		discard(s, &s->pt[of[r]]);
+		ng_sweep_discard(s, &s->pt[of[r]]);
 	}
 	for (size_t i = 0; i < s->npt; i++)
 		have += ng_sweep_has_result(s, &s->pt[i]);
@@ -507,7 +364,7 @@ static int sweep_run(struct sweep *s, int argc, char **argv)
 
 		while (running < s->jobs && next < s->npt && !ng_interrupted()) {
 			if (s->pt[next].status < 0) {
-				pid_t c = start(s, &s->pt[next]);
+				pid_t c = ng_sweep_start(s, &s->pt[next]);
 
 				if (c < 0) {
 					fprintf(stderr, "ngemu sweep: cannot start %s on %s: %s\n",
@@ -533,7 +390,7 @@ static int sweep_run(struct sweep *s, int argc, char **argv)
 		for (unsigned int r = 0; r < running; r++) {
 			if (pids[r] != pid)
 				continue;
-			failed += !finish(s, &s->pt[of[r]], st);
+			failed += !ng_sweep_finish(s, &s->pt[of[r]], st);
 			done++;
 			pids[r] = pids[--running];
 			of[r] = of[running];

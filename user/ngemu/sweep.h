@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "bench.h"
 
@@ -107,6 +108,15 @@ void ng_sweep_path(const struct sweep *s, const struct sw_point *p,
  * removed).
  */
 int ng_sweep_run_point(const struct sweep *s, struct sw_point *p);
+
+/*
+ * Point @p's run in a child (sweep_point.c): started (its pid, or -1), its
+ * files removed when it was stopped, or ended with wait status @st and
+ * its output kept when it is a whole result (true).
+ */
+pid_t ng_sweep_start(const struct sweep *s, struct sw_point *p);
+void ng_sweep_discard(const struct sweep *s, const struct sw_point *p);
+bool ng_sweep_finish(const struct sweep *s, struct sw_point *p, int st);
 
 /*
  * Whether text @t (NULL: none) is a point's whole result: one complete
