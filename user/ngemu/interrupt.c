@@ -57,16 +57,24 @@ int ng_interrupt_status(int sig)
 	return 128 + sig;
 }
 
-pid_t ng_wait_child(int *st)
+/* SIGINT, SIGTERM and SIGCHLD held back; the mask before in @old. */
+static void block_ours(sigset_t *old)
 {
-	sigset_t block, old;
-	pid_t pid;
+	sigset_t block;
 
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &block, &old);
+	sigprocmask(SIG_BLOCK, &block, old);
+}
+
+pid_t ng_wait_child(int *st)
+{
+	sigset_t old;
+	pid_t pid;
+
+	block_ours(&old);
 	for (;;) {
 		if (stop_sig) {
 			pid = -1;
@@ -93,14 +101,10 @@ void ng_end_child(pid_t pid)
 
 pid_t ng_fork_child(void)
 {
-	sigset_t block, old;
+	sigset_t old;
 	pid_t pid;
 
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &block, &old);
+	block_ours(&old);
 	pid = fork();
 	if (!pid) {
 		/* a signal that came meanwhile is pending: now it acts */
