@@ -225,13 +225,7 @@ const char *ng_fmt_si(double v, char *buf, size_t len)
 
 const char *ng_fmt_dur(double s, char *buf, size_t len)
 {
-	if (s >= 1)
-		snprintf(buf, len, "%.3f s", s);
-	else if (s >= 1e-3)
-		snprintf(buf, len, "%.3f ms", s * 1e3);
-	else
-		snprintf(buf, len, "%.3f us", s * 1e6);
-	return buf;
+	return ng_fmt_dur_col(s, s, buf, len);
 }
 
 const char *ng_fmt_dur_col(double s, double max, char *buf, size_t len)
