@@ -109,6 +109,7 @@ void ng_bench_print_json(const struct ng_config *cfg,
 	ng_json_kv_double(&j, "link_bw_gbs", cfg->link_bw);
 	ng_json_kv_string(&j, "topology", ng_topology_names[cfg->topology]);
 	ng_json_kv_bool(&j, "l2_local", cfg->l2_local);
+	ng_json_kv_uint(&j, "warp_width", cfg->warp_width);
 	ng_json_kv_string(&j, "placement", ng_placement_name(cfg->placement));
 	ng_json_kv_string(&j, "sched", ng_sched_name(cfg->sched));
 	ng_json_kv_bool(&j, "steal", cfg->steal);
@@ -351,11 +352,11 @@ void ng_bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
 	       r->threads, r->threads == 1 ? "" : "s",
 	       cfg->deterministic ? " (deterministic)" : "");
 	print_mechanisms(cfg);
-	printf("model      line %u B, page %s, local %g GB/s %g ns, link %g GB/s %g ns (%s), %g warp instructions/cycle/SM%s\n",
+	printf("model      line %u B, page %s, local %g GB/s %g ns, link %g GB/s %g ns (%s), %u-lane wavefronts, %g warp instructions/cycle/SM%s\n",
 	       cfg->line, ng_format_bytes(cfg->page, b1, sizeof(b1)),
 	       cfg->local_bw, cfg->local_latency_ns, cfg->link_bw,
-	       cfg->link_latency_ns, ng_topology_names[cfg->topology], cfg->ipc,
-	       cfg->inject ? ", injected" : "");
+	       cfg->link_latency_ns, ng_topology_names[cfg->topology],
+	       cfg->warp_width, cfg->ipc, cfg->inject ? ", injected" : "");
 	(void)b2;
 	printf("workload   %s per array, %llu elements, %u iteration%s, placement %s, sched %s%s\n",
 	       ng_format_bytes(r->size, b1, sizeof(b1)),
@@ -374,9 +375,15 @@ void ng_bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
 		printf("calibrate  %s %.2f %s, configured %.2f %s, error %+.2f%%\n",
 		       r->metric, r->measured, r->unit, r->expected, r->unit,
 		       r->error_pct);
-	printf("accesses   %s line requests: local %.1f%%, remote %.1f%%, host %.1f%%\n",
+	printf("accesses   %s line requests: local %.1f%%, remote %.1f%%, host %.1f%%",
 	       ng_fmt_si((double)t->v[NG_CTR_REQ], b1, sizeof(b1)),
 	       100 * r->local_frac, 100 * r->remote_frac, 100 * r->host_frac);
+	/* what 64-lane wavefronts saved: lines both halves loaded */
+	if (cfg->warp_width == 64)
+		printf("; %s lines a wavefront's halves shared",
+		       ng_fmt_si((double)t->v[NG_CTR_WAVE_SHARED], b1,
+				 sizeof(b1)));
+	printf("\n");
 	printf("compute    %.3g G warp instructions; SMs issued arithmetic %.1f%% of their time (100%%: compute-bound)\n",
 	       (double)t->v[NG_CTR_INSTS] / 1e9, 100 * r->compute_frac);
 	if (r->has_sharing) {

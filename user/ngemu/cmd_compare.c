@@ -312,6 +312,7 @@ static void cmp_print_json(const struct ng_config *cfg, const struct cmp_row *ro
 	ng_json_kv_double(&j, "link_bw_gbs", cfg->link_bw);
 	ng_json_kv_string(&j, "topology", ng_topology_names[cfg->topology]);
 	ng_json_kv_bool(&j, "l2_local", cfg->l2_local);
+	ng_json_kv_uint(&j, "warp_width", cfg->warp_width);
 	ng_json_key(&j, "runs");
 	ng_json_array_begin(&j);
 	for (unsigned int i = 0; i < n; i++) {

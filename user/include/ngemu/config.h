@@ -131,6 +131,12 @@ struct ng_config {
 	unsigned int sm_scale;		/* real SMs one emulated SM stands for */
 	unsigned int mlp;		/* line requests in flight per SM; 0: derived */
 	double ipc;			/* warp instructions a real SM issues a cycle */
+	/*
+	 * Lanes of a wavefront, 32 or 64: with 64, two consecutive warps of
+	 * the kernel API (32 lanes each) are one wavefront, whose line
+	 * requests they share and which takes one warp slot of the SM.
+	 */
+	unsigned int warp_width;
 	unsigned int blocks_per_sm;	/* resident blocks per emulated SM */
 	unsigned int threads_per_sm;	/* resident threads per SM; 0: no limit */
 	uint64_t shared_per_sm;		/* shared memory per SM; 0: no limit */
@@ -306,8 +312,8 @@ int ng_config_validate(const struct ng_config *cfg, char *err, size_t errlen);
  * Blocks of @threads threads using @shared bytes of shared memory that an
  * emulated SM holds at once under config @cfg, as a GPU's occupancy
  * calculator says: blocks-per-sm, or fewer when threads-per-sm or
- * shared-per-sm (0: no limit) run out first (threads count whole warps of
- * NG_CONFIG_WARP); at least 1. ng_launch() runs a kernel with that many.
+ * shared-per-sm (0: no limit) run out first (threads count whole
+ * wavefronts of warp-width lanes); at least 1. ng_launch() runs a kernel with that many.
  */
 #define NG_CONFIG_WARP	32
 unsigned int ng_resident_blocks(const struct ng_config *cfg,

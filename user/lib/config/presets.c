@@ -31,7 +31,7 @@ struct preset {
  * 300 ns (Little's law) with room.
  */
 static const struct ng_config base = {
-	.gpus = 4, .sms = 64, .sm_scale = 1, .mlp = 0, .ipc = 2,
+	.gpus = 4, .sms = 64, .sm_scale = 1, .mlp = 0, .ipc = 2, .warp_width = 32,
 	.blocks_per_sm = 32, .threads_per_sm = 2048,
 	.shared_per_sm = 64 << 10, .freq_ghz = 1.0, .line = 128,
 	.page = 4096, .mem_per_gpu = 32ULL << 30,
@@ -86,6 +86,11 @@ static void carve(struct ng_config *c)
  */
 static void mgpusim_cu(struct ng_config *c)
 {
+	/*
+	 * GCN3 runs 64-lane wavefronts; its 4 SIMD16s retire 64 lanes a
+	 * cycle, two of ipc's 32-lane instructions (the base's ipc of 2)
+	 */
+	c->warp_width = 64;
 	c->sms = 64;
 	c->sm_scale = 1;
 	c->threads_per_sm = 2560;

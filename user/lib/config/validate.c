@@ -20,6 +20,12 @@ int ng_config_validate(const struct ng_config *c, char *err, size_t errlen)
 		ng_seterr(err, errlen, "line: %u is not a power of two", c->line);
 		return -EINVAL;
 	}
+	if (c->warp_width != 32 && c->warp_width != 64) {
+		ng_seterr(err, errlen,
+			  "warp-width: %u is neither 32 nor 64 (lanes of a wavefront)",
+			  c->warp_width);
+		return -EINVAL;
+	}
 	if (!pow2(c->page) || c->page < c->line) {
 		ng_seterr(err, errlen,
 			  "page: %llu must be a power of two of at least one line (%u)",
@@ -98,12 +104,13 @@ unsigned int ng_resident_blocks(const struct ng_config *c, unsigned int threads,
 				unsigned int shared)
 {
 	unsigned int n = c->blocks_per_sm;
-	unsigned int warps = (threads + NG_CONFIG_WARP - 1) / NG_CONFIG_WARP;
+	unsigned int ww = c->warp_width ? c->warp_width : NG_CONFIG_WARP;
+	unsigned int warps = (threads + ww - 1) / ww;
 
-	/* as an occupancy calculator: threads go to an SM a warp at a time */
+	/* as an occupancy calculator: threads go to an SM a wavefront at a time */
 	if (c->threads_per_sm && warps &&
-	    c->threads_per_sm / (warps * NG_CONFIG_WARP) < n)
-		n = c->threads_per_sm / (warps * NG_CONFIG_WARP);
+	    c->threads_per_sm / (warps * ww) < n)
+		n = c->threads_per_sm / (warps * ww);
 	if (c->shared_per_sm && shared && c->shared_per_sm / shared < n)
 		n = (unsigned int)(c->shared_per_sm / shared);
 	return n ? n : 1;

@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include "runtime/slot.h"
+#include "runtime/wave.h"
 
 double ng_now_s(void)
 {
@@ -14,7 +15,8 @@ double ng_now_s(void)
 }
 
 static void run_block(struct ng_system *sys, struct ng_sm *sm,
-		      const struct ng_launch *l, uint64_t id, bool stolen)
+		      const struct ng_launch *l, uint64_t id, bool stolen,
+		      struct ng_wave *wave)
 {
 	struct ng_block b = {
 		.sm = sm,
@@ -33,6 +35,8 @@ static void run_block(struct ng_system *sys, struct ng_sm *sm,
 	b.idx.y = (unsigned int)(id / l->grid.x);
 	b.nthreads = l->block.x * l->block.y;
 	b.nwarps = (b.nthreads + NG_WARP - 1) / NG_WARP;
+	if (wave)
+		ng_wave_init(&b, wave);
 	/* the real SM (of those the emulated one stands for) it runs on */
 	sm->cu = (unsigned int)(id % sys->cfg.sm_scale);
 	sm->block = id;
@@ -44,7 +48,8 @@ static void run_block(struct ng_system *sys, struct ng_sm *sm,
 	}
 }
 
-void ng_run_sm(struct ng_system *sys, struct ng_sm *sm)
+static void run_blocks(struct ng_system *sys, struct ng_sm *sm,
+		       struct ng_wave *wave)
 {
 	const struct ng_launch *l = sys->cur;
 	bool stolen;
@@ -57,7 +62,19 @@ void ng_run_sm(struct ng_system *sys, struct ng_sm *sm)
 		b = ng_sched_next(&sys->sched, sm->gpu, &stolen);
 		if (b < 0)
 			break;
-		run_block(sys, sm, l, (uint64_t)b, stolen);
+		run_block(sys, sm, l, (uint64_t)b, stolen, wave);
+	}
+}
+
+void ng_run_sm(struct ng_system *sys, struct ng_sm *sm)
+{
+	/* on the slot's stack: a resident block's own, and only when used */
+	if (sys->cfg.warp_width == 64 && !sys->cur->native) {
+		struct ng_wave wave[NG_WAVE_PAIRS];
+
+		run_blocks(sys, sm, wave);
+	} else {
+		run_blocks(sys, sm, NULL);
 	}
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "runtime/check.h"
+#include "runtime/wave.h"
 #include "ngemu/runtime/kernel.h"
 
 /*
@@ -23,6 +24,7 @@ static bool contig(struct ng_warp *w, uintptr_t p, uintptr_t end, unsigned int o
 	unsigned int line = sm->model->cfg->line;
 	uintptr_t base = p;
 	bool copied = false;
+	struct ng_wave_at at = ng_wave_begin(w, (enum ng_op)op);
 	struct ng_req r;
 
 	if (__builtin_expect(w->b->checked, 0) && w->nlanes)
@@ -32,9 +34,13 @@ static bool contig(struct ng_warp *w, uintptr_t p, uintptr_t end, unsigned int o
 	r.op = op;
 	/* one whole aligned line: the common case of 32 x 4 B on 128 B */
 	if (!(p & (line - 1)) && end - p == line) {
+		/* a shared line's data is the home's, already in place */
+		if (ng_wave_shares(w, &at, p))
+			return false;
 		r.line = p;
 		r.mask = line >= 256 ? ~0ULL : (1ULL << (line / 4)) - 1;
 		ng_warp_send(w, &r, line / 4);
+		ng_wave_keep(&at, r.line, r.t);
 		sm->ctr.v[op == NG_OP_LOAD ? NG_CTR_REQ_LOAD : NG_CTR_REQ_STORE]++;
 		if (op == NG_OP_LOAD &&
 		    r.src != (const void *)(r.line + sm->view_delta)) {
@@ -47,9 +53,18 @@ static bool contig(struct ng_warp *w, uintptr_t p, uintptr_t end, unsigned int o
 		uintptr_t l = p & ~(uintptr_t)(line - 1);
 		uintptr_t stop = l + line < end ? l + line : end;
 
+		if (ng_wave_shares(w, &at, l)) {
+			if (copied)
+				__builtin_memcpy(buf + (p - base),
+						 (const void *)(p + sm->view_delta),
+						 stop - p);
+			p = stop;
+			continue;
+		}
 		r.line = l;
 		r.mask = ng_words(p, stop, l);
 		ng_warp_send(w, &r, ng_popcount64(r.mask));
+		ng_wave_keep(&at, r.line, r.t);
 		sm->ctr.v[op == NG_OP_LOAD ? NG_CTR_REQ_LOAD : NG_CTR_REQ_STORE]++;
 		if (op == NG_OP_LOAD &&
 		    r.src != (const void *)(r.line + sm->view_delta)) {
@@ -162,6 +177,7 @@ void ng_ld(struct ng_warp *w, const uintptr_t addr[NG_WARP], unsigned int size,
 {
 	struct ng_sm *sm = w->b->sm;
 	struct ng_line_req lr[NG_MAX_LINE_REQS];
+	struct ng_wave_at at;
 	unsigned int line, n;
 	char *out = buf;
 
@@ -178,14 +194,20 @@ void ng_ld(struct ng_warp *w, const uintptr_t addr[NG_WARP], unsigned int size,
 		return;
 	}
 	line = sm->model->cfg->line;
+	at = ng_wave_begin(w, NG_OP_LOAD);
 	n = ng_coalesce(addr, w->active, size, line, lr);
 	sm->ctr.v[NG_CTR_LANES] += (unsigned int)__builtin_popcount(w->active);
 	for (unsigned int i = 0; i < n; i++) {
 		struct ng_req r = { .line = lr[i].line, .mask = lr[i].mask,
 				    .op = NG_OP_LOAD };
 
-		send(w, &r);
-		sm->ctr.v[NG_CTR_REQ_LOAD]++;
+		if (ng_wave_shares(w, &at, r.line)) {
+			r.src = (const void *)(r.line + sm->view_delta);
+		} else {
+			send(w, &r);
+			ng_wave_keep(&at, r.line, r.t);
+			sm->ctr.v[NG_CTR_REQ_LOAD]++;
+		}
 		for (uint32_t a = lr[i].lanes; a; a &= a - 1) {
 			unsigned int lane = (unsigned int)__builtin_ctz(a);
 
@@ -220,6 +242,8 @@ void ng_st(struct ng_warp *w, const uintptr_t addr[NG_WARP], unsigned int size,
 	}
 	if (!w->b->modeled)
 		return;
+	/* numbered for the pairing; a store shares no line (wave.h) */
+	(void)ng_wave_begin(w, NG_OP_STORE);
 	n = ng_coalesce(addr, w->active, size, sm->model->cfg->line, lr);
 	sm->ctr.v[NG_CTR_LANES] += (unsigned int)__builtin_popcount(w->active);
 	for (unsigned int i = 0; i < n; i++) {
@@ -255,6 +279,7 @@ void ng_atomic_add_u32(struct ng_warp *w, const uintptr_t addr[NG_WARP],
 	}
 	if (!w->b->modeled)
 		return;
+	(void)ng_wave_begin(w, NG_OP_ATOMIC);
 	n = ng_coalesce(addr, w->active, 4, sm->model->cfg->line, lr);
 	sm->ctr.v[NG_CTR_LANES] += (unsigned int)__builtin_popcount(w->active);
 	for (unsigned int i = 0; i < n; i++) {
@@ -453,5 +478,8 @@ void ng_block_compute(struct ng_block *b, unsigned int n, unsigned int insts)
 	if (!b->modeled || !n)
 		return;
 	ng_warp_get(b, 0, &w);
-	ng_warp_compute(&w, insts * ((n + NG_WARP - 1) / NG_WARP));
+	/* 32-lane instructions of whole wavefronts (warp-width 64: pairs) */
+	w.inst_mul = b->wave ? 2 : 1;
+	ng_warp_compute(&w, insts * ((n + (NG_WARP * w.inst_mul) - 1) /
+				     (NG_WARP * w.inst_mul)));
 }

@@ -7,6 +7,15 @@
  * Loads return the data the model says they read (from the home memory or
  * from a cached copy).
  *
+ * With the config's warp-width 64 (GCN's wavefronts) a kernel is written
+ * the same way: warps 2k and 2k + 1 of a block are the two halves of one
+ * wavefront. When the first half's k-th memory operation since
+ * ng_warp_get() and the second half's are loads, the second sends no
+ * request for a line the first requested and waits for that request
+ * instead, as one 64-lane access would (runtime/wave.h); it reads the
+ * line from the home memory. A wavefront's arithmetic costs 64 lanes'
+ * issue even when its block leaves the second half empty.
+ *
  * A block's warps run one after another in its code, so a block barrier
  * is a phase boundary in the kernel's code: finish a loop over all warps,
  * call ng_block_sync() (which charges the barrier's wait), then start the
@@ -48,6 +57,12 @@ struct ng_block {
 	bool modeled;			/* false: native run, no model */
 	bool checked;			/* config checked: every access checked */
 	const char *kernel;		/* the launch's name, for messages */
+	/*
+	 * warp-width 64: per pair of warps (wave_pairs of them), the first
+	 * warp's latest line requests (runtime/wave.h); NULL: 32 lanes
+	 */
+	struct ng_wave *wave;
+	unsigned int wave_pairs;
 };
 
 struct ng_warp {
@@ -57,6 +72,9 @@ struct ng_warp {
 	unsigned int nlanes;		/* threads in this warp (last may be short) */
 	uint32_t active;
 	ng_ticks ready;			/* when this warp's loads have arrived */
+	unsigned int seq;		/* memory operations since ng_warp_get() */
+	/* 2: the lone half of a 64-lane wavefront, which issues for both */
+	unsigned int inst_mul;
 };
 
 typedef void (*ng_kernel_fn)(struct ng_block *b, void *args);
@@ -99,6 +117,8 @@ static inline void ng_warp_get(struct ng_block *b, unsigned int w,
 	out->nlanes = n;
 	out->active = n == 32 ? ~0u : (1u << n) - 1;
 	out->ready = 0;
+	out->seq = 0;
+	out->inst_mul = b->wave && !(w & 1) && w + 1 >= b->nwarps ? 2 : 1;
 }
 
 /* Global x and y of @lane's thread. */
@@ -208,6 +228,7 @@ static inline void ng_warp_compute(struct ng_warp *w, unsigned int insts)
 
 	if (!w->b->modeled)
 		return;
+	insts *= w->inst_mul;
 	fp = insts * sm->inst_fp + sm->inst_frac;
 	sm->inst_frac = fp & 0xffff;
 	sm->now += fp >> 16;
@@ -332,6 +353,8 @@ ng_warp_local_line(struct ng_warp *w, uintptr_t line, unsigned int ctr_op)
 	sm->ctr.v[ctr_op]++;
 	sm->ctr.v[NG_CTR_LANES] += w->nlanes;
 	sm->ctr.v[NG_CTR_WORDS] += sm->line_words;
+	/* an aligned whole line per warp: no line for a wavefront to share */
+	w->seq++;
 	ng_sm_maybe_yield(sm);
 	return true;
 }

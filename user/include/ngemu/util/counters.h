@@ -27,6 +27,7 @@
 	X(STOLEN,	"core",	"stolen",	"blocks taken from another GPU") \
 	X(UNBOOKED,	"core",	"unbooked",	"transfers a full calendar shadow could not book") \
 	X(REMOTE_TICKS,	"core",	"remote_ticks",	"remote requests' time from issue to completion, ticks") \
+	X(WAVE_SHARED,	"core",	"wave_shared",	"lines a wavefront's second warp shared with its first's requests (warp-width 64)") \
 	X(L1_HIT,	"l1",	"hits",		"loads served by the SM's L1") \
 	X(L1_MISS,	"l1",	"misses",	"loads missing the L1") \
 	X(L1_RHIT,	"l1",	"remote_hits",	"loads of remote lines served by the L1") \
