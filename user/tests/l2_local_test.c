@@ -167,4 +167,26 @@ TEST(under_hwc_a_store_to_a_line_the_l2_holds_reads_no_imst)
 	teardown(&r);
 }
 
+/*
+ * REC's Fig. 16 quantity (l2.request_ticks over l2.requests): a hit's
+ * time in the L2 is the L2's latency; a miss's adds the memory's.
+ */
+TEST(a_requests_time_in_the_l2_is_its_latency_and_what_lies_below)
+{
+	ng_ticks lat = 120 * NG_TICKS_PER_NS;	/* the carve preset's */
+	struct ng_counters c;
+	struct run r;
+
+	setup(_metadata, &r, true, false);
+	kernel(_metadata, &r, 64, false, &c);
+	EXPECT_EQ(64, c.v[NG_CTR_L2_REQS]);
+	/* the memory's 300 ns and the line's transfer below the L2 */
+	EXPECT_LT(64 * (lat + 300 * NG_TICKS_PER_NS), c.v[NG_CTR_L2_REQ_TICKS]);
+	kernel(_metadata, &r, 64, false, &c);
+	EXPECT_EQ(64, c.v[NG_CTR_L2_LOCAL_HIT]);
+	EXPECT_EQ(64, c.v[NG_CTR_L2_REQS]);
+	EXPECT_EQ(64 * lat, c.v[NG_CTR_L2_REQ_TICKS]);
+	teardown(&r);
+}
+
 TEST_HARNESS_MAIN

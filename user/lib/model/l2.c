@@ -258,6 +258,8 @@ static void l2_respond(void *priv, struct ng_sm *sm, struct ng_req *r)
 {
 	struct l2 *l = priv;
 
+	/* the way back reaches the L2 at r->t: its request's latency ends */
+	sm->ctr.v[NG_CTR_L2_REQ_TICKS] += r->t;
 	if (!(r->flags & NG_REQ_FILL))
 		return;
 	/*
@@ -315,6 +317,13 @@ static bool l2_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 	unsigned int set;
 	int e;
 
+	/*
+	 * REC's Fig. 16 "L2 cache lookup latency" (MGPUSim's average
+	 * request latency of an L2): from here to the response's way back
+	 * through l2_respond(), which every request that ran this sees
+	 */
+	sm->ctr.v[NG_CTR_L2_REQS]++;
+	sm->ctr.v[NG_CTR_L2_REQ_TICKS] -= r->t;
 	if (r->home == r->gpu)
 		return local_access(l, sm, r);
 	set = set_of(l, r->line);

@@ -45,6 +45,8 @@
 	X(L2_LOCAL_HIT,	"l2",	"local_hits",	"local loads and stores to a line the L2 held (l2-local)") \
 	X(L2_LOCAL_MISS, "l2",	"local_misses",	"local loads and stores to a line it did not hold (l2-local)") \
 	X(L2_WRITEBACK,	"l2",	"writebacks",	"dirty local lines written to memory when replaced") \
+	X(L2_REQS,	"l2",	"requests",	"line requests that reached the L2") \
+	X(L2_REQ_TICKS,	"l2",	"request_ticks", "their time from reaching the L2 to its response, ticks (REC Fig. 16)") \
 	X(RDC_HIT,	"rdc",	"hits",		"remote loads served by the RDC") \
 	X(RDC_MISS,	"rdc",	"misses",	"remote loads missing the RDC") \
 	X(RDC_FILL,	"rdc",	"fills",	"remote lines inserted in the RDC") \
