@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "runtime/check.h"
+#include "runtime/warp.h"
 #include "runtime/wave.h"
 #include "ngemu/runtime/kernel.h"
 
@@ -113,8 +114,8 @@ void ng_ld_contig(struct ng_warp *w, const void *base, unsigned int size,
  * the kmod backend the first fault decides where the module puts a page,
  * and it must come through the storing GPU's view (ng_space_first_touch).
  */
-static void resolve(struct ng_warp *w, int lane, uintptr_t p, uintptr_t end,
-		    const char *op)
+void ng_warp_resolve(struct ng_warp *w, int lane, uintptr_t p, uintptr_t end,
+		     const char *op)
 {
 	struct ng_space *sp = w->b->space;
 	uintptr_t step = (uintptr_t)1 << sp->page_shift;
@@ -155,7 +156,7 @@ void ng_st_contig(struct ng_warp *w, void *base, unsigned int size,
 	if (__builtin_expect(w->b->checked, 0))
 		ng_check_range(w, (uintptr_t)base, (uintptr_t)base + n, size,
 			       "store");
-	resolve(w, -1, (uintptr_t)base, (uintptr_t)base + n, "store");
+	ng_warp_resolve(w, -1, (uintptr_t)base, (uintptr_t)base + n, "store");
 	/* write-through to the home first (through this GPU's view), so
 	 * caches refresh from it */
 	memcpy(ng_warp_view(w, base), buf, n);
@@ -231,7 +232,8 @@ void ng_st(struct ng_warp *w, const uintptr_t addr[NG_WARP], unsigned int size,
 	for (uint32_t a = w->active; a; a &= a - 1) {
 		unsigned int lane = (unsigned int)__builtin_ctz(a);
 
-		resolve(w, (int)lane, addr[lane], addr[lane] + size, "store");
+		ng_warp_resolve(w, (int)lane, addr[lane], addr[lane] + size,
+				"store");
 	}
 	/* lanes in order: the highest lane wins a conflict, as on GPUs */
 	for (uint32_t a = w->active; a; a &= a - 1) {
@@ -252,42 +254,6 @@ void ng_st(struct ng_warp *w, const uintptr_t addr[NG_WARP], unsigned int size,
 
 		send(w, &r);
 		sm->ctr.v[NG_CTR_REQ_STORE]++;
-	}
-}
-
-void ng_atomic_add_u32(struct ng_warp *w, const uintptr_t addr[NG_WARP],
-		       const uint32_t val[NG_WARP], uint32_t old[NG_WARP])
-{
-	struct ng_sm *sm = w->b->sm;
-	struct ng_line_req lr[NG_MAX_LINE_REQS];
-	unsigned int n;
-
-	if (__builtin_expect(w->b->checked, 0))
-		ng_check_lanes(w, addr, 4, "atomic");
-	for (uint32_t a = w->active; a; a &= a - 1) {
-		unsigned int lane = (unsigned int)__builtin_ctz(a);
-
-		resolve(w, (int)lane, addr[lane], addr[lane] + 4, "atomic");
-	}
-	for (uint32_t a = w->active; a; a &= a - 1) {
-		unsigned int lane = (unsigned int)__builtin_ctz(a);
-		uint32_t *a32 = ng_warp_view(w, (void *)addr[lane]);
-		uint32_t o = __atomic_fetch_add(a32, val[lane], __ATOMIC_RELAXED);
-
-		if (old)
-			old[lane] = o;
-	}
-	if (!w->b->modeled)
-		return;
-	(void)ng_wave_begin(w, NG_OP_ATOMIC);
-	n = ng_coalesce(addr, w->active, 4, sm->model->cfg->line, lr);
-	sm->ctr.v[NG_CTR_LANES] += (unsigned int)__builtin_popcount(w->active);
-	for (unsigned int i = 0; i < n; i++) {
-		struct ng_req r = { .line = lr[i].line, .mask = lr[i].mask,
-				    .op = NG_OP_ATOMIC };
-
-		send(w, &r);
-		sm->ctr.v[NG_CTR_REQ_ATOMIC]++;
 	}
 }
 

@@ -205,9 +205,38 @@ void ng_block_st_contig_done(struct ng_block *b, void *base, unsigned int n,
 /* Every warp of @b covering part of @n threads issues @insts (see below). */
 void ng_block_compute(struct ng_block *b, unsigned int n, unsigned int insts);
 
-/* Atomic add at the home, per active lane; @old gets the previous values. */
+/*
+ * Atomics: each active lane's operation is done at the home (on the real
+ * memory, with the host's atomic instructions), lane after lane in lane
+ * order, and the warp's lines go through the model once each as atomic
+ * requests. @old (NULL: not wanted) gets each lane's value from before
+ * its operation. An address must be a multiple of the operand's size.
+ */
+enum ng_atomic_op {
+	NG_ATOMIC_ADD,		/* old + val, wrapping */
+	NG_ATOMIC_MIN,		/* unsigned */
+	NG_ATOMIC_MAX,
+	NG_ATOMIC_SMIN,		/* signed (two's complement) */
+	NG_ATOMIC_SMAX,
+	NG_ATOMIC_EXCH,		/* val */
+	NG_ATOMIC_CAS,		/* val where old == cmp, else old */
+	NG_ATOMIC_FADD,		/* IEEE 754 add: binary32, or binary64 */
+};
+
+/* @op on 32-bit words; @cmp is read for NG_ATOMIC_CAS only. */
+void ng_atomic_u32(struct ng_warp *w, enum ng_atomic_op op,
+		   const uintptr_t addr[NG_WARP], const uint32_t val[NG_WARP],
+		   const uint32_t cmp[NG_WARP], uint32_t old[NG_WARP]);
+/* @op on 64-bit words; @cmp is read for NG_ATOMIC_CAS only. */
+void ng_atomic_u64(struct ng_warp *w, enum ng_atomic_op op,
+		   const uintptr_t addr[NG_WARP], const uint64_t val[NG_WARP],
+		   const uint64_t cmp[NG_WARP], uint64_t old[NG_WARP]);
+/* ng_atomic_u32() with NG_ATOMIC_ADD. */
 void ng_atomic_add_u32(struct ng_warp *w, const uintptr_t addr[NG_WARP],
 		       const uint32_t val[NG_WARP], uint32_t old[NG_WARP]);
+/* CUDA's atomicAdd on floats: NG_ATOMIC_FADD on binary32 words. */
+void ng_atomic_add_f32(struct ng_warp *w, const uintptr_t addr[NG_WARP],
+		       const float val[NG_WARP], float old[NG_WARP]);
 /*
  * The warp consumes its loaded values: its block waits until they have
  * arrived (the SM's other resident blocks go on).
