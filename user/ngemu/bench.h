@@ -7,16 +7,26 @@
 #include <stddef.h>
 
 #include "ngemu/config.h"
+#include "ngemu/model/linkuse.h"
 #include "ngemu/util/json.h"
 #include "ngemu/workloads/workload.h"
 
 /* The system a configuration builds: "CARVE-HWC", "NUMA-GPU", ... */
 const char *ng_bench_system_name(const struct ng_config *c);
-/* One run's result (bench_report.c). */
+/* One run's result (bench_report.c), with its fabric's use @links. */
 void ng_bench_print_json(const struct ng_config *cfg,
-			 const struct ng_bench_result *r);
+			 const struct ng_bench_result *r,
+			 const struct ng_link_usage *links);
 void ng_bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
-			  const struct ng_bench_result *r);
+			  const struct ng_bench_result *r,
+			  const struct ng_link_usage *links);
+/*
+ * The fabric's use (report_links.c): as a JSON object, and for people a
+ * line (the busiest link or port) and, up to 4 GPUs, the pairs' bytes;
+ * nothing when the fabric carried nothing.
+ */
+void ng_bench_links_json(struct ng_json *j, const struct ng_link_usage *u);
+void ng_bench_links_human(const struct ng_link_usage *u);
 /* The sharing profile: as a JSON object, and as percentages for people. */
 void ng_bench_sharing_json(struct ng_json *j, const struct ng_sharing *s);
 void ng_bench_sharing_human(const struct ng_sharing *s, const char *indent);

@@ -87,7 +87,8 @@ void ng_bench_sharing_human(const struct ng_sharing *s, const char *indent)
 }
 
 void ng_bench_print_json(const struct ng_config *cfg,
-			 const struct ng_bench_result *r)
+			 const struct ng_bench_result *r,
+			 const struct ng_link_usage *links)
 {
 	struct ng_json j;
 
@@ -144,6 +145,8 @@ void ng_bench_print_json(const struct ng_config *cfg,
 	ng_json_kv_double(&j, "remote_fraction", r->remote_frac);
 	ng_json_kv_double(&j, "host_fraction", r->host_frac);
 	ng_json_kv_uint(&j, "link_bytes", r->link_bytes);
+	ng_json_key(&j, "links");
+	ng_bench_links_json(&j, links);
 	ng_json_kv_double(&j, "l2_hit_rate", r->l2_hit_rate);
 	ng_json_kv_double(&j, "compute_fraction", r->compute_frac);
 	ng_bench_dualopt_json(&j, cfg, r);
@@ -338,7 +341,8 @@ static void print_mechanisms(const struct ng_config *c)
 }
 
 void ng_bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
-			  const struct ng_bench_result *r)
+			  const struct ng_bench_result *r,
+			  const struct ng_link_usage *links)
 {
 	const struct ng_counters *t = &r->total;
 	char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32], b7[32], b8[32];
@@ -398,6 +402,7 @@ void ng_bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
 	       ng_format_bytes(r->link_bytes, b1, sizeof(b1)), 100 * r->l2_hit_rate,
 	       ng_fmt_si((double)(t->v[NG_CTR_L2_HIT] + t->v[NG_CTR_L2_MISS]), b2, sizeof(b2)),
 	       !r->host_frac ? "remote" : !r->remote_frac ? "host" : "remote and host");
+	ng_bench_links_human(links);
 	if (cfg->rdc_size)
 		printf("carve      RDC %s/GPU (%.1f%% of memory), coherence %s: hit rate %.1f%% of %s lookups, %s invalidates; %s of buffers fell back to host\n",
 		       ng_format_bytes(cfg->rdc_size, b1, sizeof(b1)),

@@ -26,10 +26,10 @@ static void bench_usage(FILE *out)
 		"\n"
 		"Run WORKLOAD on the emulated GPUs, verify it against a CPU reference\n"
 		"and report modeled time and bandwidth, wall time, local/remote\n"
-		"accesses, link bytes and L2 hit rate. stream-triad also runs natively\n"
-		"(same arrays, every CPU, best of 10 runs, no model) and reports the\n"
-		"ratio. The calibration workloads report the measured parameter beside\n"
-		"the configured one.\n"
+		"accesses, link bytes, the busiest link or port's utilization and L2\n"
+		"hit rate. stream-triad also runs natively (same arrays, every CPU,\n"
+		"best of 10 runs, no model) and reports the ratio. The calibration\n"
+		"workloads report the measured parameter beside the configured one.\n"
 		"\n"
 		"Options:\n"
 		"      --list          list the workloads by suite (with --json: as JSON)\n"
@@ -234,6 +234,7 @@ int ng_cmd_bench(int argc, char **argv)
 	struct ng_config cfg;
 	struct ng_bench_opts o = { .native = true };
 	struct ng_bench_result *r;
+	struct ng_link_usage *links;
 	struct progress prog = { 0 };
 	const struct ng_workload *wl = NULL;
 	struct ng_system *sys;
@@ -400,8 +401,11 @@ int ng_cmd_bench(int argc, char **argv)
 		sp->prefetch = true;
 	}
 	r = calloc(1, sizeof(*r));
-	if (!r) {
+	links = calloc(1, sizeof(*links));
+	if (!r || !links) {
 		ng_system_destroy(sys);
+		free(r);
+		free(links);
 		fprintf(stderr, "ngemu bench: out of memory\n");
 		return NG_EXIT_FAIL;
 	}
@@ -416,15 +420,18 @@ int ng_cmd_bench(int argc, char **argv)
 	if (ret) {
 		ng_system_destroy(sys);
 		free(r);
+		free(links);
 		if (ret == -EINVAL || ret == -ENOMEM)
 			return ng_usage_error("bench", "%s", err);
 		fprintf(stderr, "ngemu bench: %s\n", err);
 		return NG_EXIT_FAIL;
 	}
+	/* after the workload's last kernel, as its counters were read */
+	ng_link_usage(ng_system_model(sys), links);
 	if (json) {
-		ng_bench_print_json(&cfg, r);
+		ng_bench_print_json(&cfg, r, links);
 	} else {
-		ng_bench_print_human(&cfg, ng_system_nnodes(sys), r);
+		ng_bench_print_human(&cfg, ng_system_nnodes(sys), r, links);
 		if (r->verified && cfg.placement == NG_PLACE_FIRST_TOUCH &&
 		    r->total.v[NG_CTR_REQ] && !r->total.v[NG_CTR_REMOTE] &&
 		    !r->total.v[NG_CTR_HOST] && cfg.gpus > 1)
@@ -436,5 +443,6 @@ int ng_cmd_bench(int argc, char **argv)
 			r->workload, r->verify);
 	ng_system_destroy(sys);
 	free(r);
+	free(links);
 	return ret;
 }

@@ -8,6 +8,7 @@
  */
 #include <ctype.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -436,6 +437,57 @@ TEST_F(bench, one_unit_per_column_of_times)
 		EXPECT_STREQ(unit, u) TH_LOG("%s", sys);
 	}
 	EXPECT_EQ(6, rows) TH_LOG("%s", self->r.out);
+}
+
+/* The number after @key in @s past @after, or -1. */
+static double number_after(const char *s, const char *after, const char *key)
+{
+	const char *p = strstr(s, after);
+	double v;
+
+	p = p ? strstr(p, key) : NULL;
+	if (!p || sscanf(p + strlen(key), "%lf", &v) != 1)
+		return -1;
+	return v;
+}
+
+/*
+ * The fabric's use, for scripts and for people, says the same thing: GPU
+ * 0 streaming GPU 1's memory through a switch keeps GPU 0's port in (and
+ * GPU 1's out) busy; the other ports idle.
+ */
+TEST_F(bench, json_and_report_name_the_same_busiest_port)
+{
+	char *const args[] = { "remote-stream", "--size", "4M", "--rdc-size",
+			       "0", "--topology", "switch", "--deterministic" };
+	double util, mean, pct, mean_pct;
+	const char *line;
+
+	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("bench", args[0], args[1], args[2],
+					     args[3], args[4], args[5], args[6],
+					     args[7], "--json")));
+	EXPECT_EQ(0, self->r.status) TH_LOG("%s", self->r.err);
+	EXPECT_NE(NULL, strstr(self->r.out, "\"links\": {\n    \"topology\": \"switch\""))
+		TH_LOG("%s", self->r.out);
+	EXPECT_NE(NULL, strstr(self->r.out, "\"busiest\": {\n      \"gpu\": 0,\n      \"dir\": \"in\",\n      \"bytes\": 8388608,"))
+		TH_LOG("%s", self->r.out);
+	util = number_after(self->r.out, "\"busiest\"", "\"util\": ");
+	mean = number_after(self->r.out, "\"busiest\"", "\"mean_util\": ");
+	/* one of 8 ports busy */
+	EXPECT_LT(0.95, util);
+	EXPECT_GT(0.01, fabs(mean - util / 4)) TH_LOG("mean %f", mean);
+	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("bench", args[0], args[1], args[2],
+					     args[3], args[4], args[5], args[6],
+					     args[7])));
+	EXPECT_EQ(0, self->r.status) TH_LOG("%s", self->r.err);
+	line = strstr(self->r.out, "fabric     switch: busiest GPU 0's port in, ");
+	ASSERT_NE(NULL, line) TH_LOG("%s", self->r.out);
+	ASSERT_EQ(1, sscanf(strchr(line, ',') + 1, "%lf%% busy", &pct)) TH_LOG("%s", line);
+	mean_pct = number_after(line, "", "the 8 ports ");
+	EXPECT_GT(0.051, fabs(100 * util - pct)) TH_LOG("%s", line);
+	EXPECT_GT(0.051, fabs(100 * mean - mean_pct)) TH_LOG("%s", line);
+	EXPECT_NE(NULL, strstr(self->r.out, "           from 1                 8.0 MiB          -        0 B        0 B\n"))
+		TH_LOG("%s", self->r.out);
 }
 
 TEST_HARNESS_MAIN

@@ -5,7 +5,9 @@
  * memory, no cache in the way, much data next to one latency. On a mesh
  * a GPU reading from the three others gets three links' bandwidth; behind
  * a switch or a hub, its one port's. All-to-all traffic behind a switch
- * gives every GPU its port's bandwidth.
+ * gives every GPU its port's bandwidth. The fabric's use
+ * (ngemu/model/linkuse.h) says the same from the inside: which servers
+ * were busy, how long, and what each pair of GPUs sent.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -14,6 +16,7 @@
 #include "ng_test.h"
 
 #include "ngemu/config.h"
+#include "ngemu/model/linkuse.h"
 #include "ngemu/model/model.h"
 #include "ngemu/runtime/kernel.h"
 #include "ngemu/runtime/space.h"
@@ -25,14 +28,16 @@
 #define LINK_BW		64.0
 
 struct xfer {
-	const uint32_t *v[NG_MAX_GPUS];
+	uint32_t *v[NG_MAX_GPUS];
 	unsigned int ngpus;
+	bool write;
 	uint64_t *sums;
 };
 
 /*
- * Block b of GPU g reads its share of the buffer on GPU g + 1 + b % 3:
- * every other GPU's memory alike.
+ * Block b of GPU g reads (or with @write, writes) its share of the buffer
+ * on GPU g + 1 + b % 3: every other GPU's memory alike, each line of it
+ * once when GPU 0 alone runs the grid.
  */
 static void read_others(struct ng_block *b, void *p)
 {
@@ -48,6 +53,12 @@ static void read_others(struct ng_block *b, void *p)
 		struct ng_warp w;
 
 		ng_warp_get(b, wi, &w);
+		if (x->write) {
+			for (unsigned int l = 0; l < NG_WARP; l++)
+				v[l] = (uint32_t)(i0 + l);
+			ng_st_contig(&w, x->v[from] + i0, 4, v);
+			continue;
+		}
 		ng_ld_contig(&w, x->v[from] + i0, 4, v);
 		for (unsigned int l = 0; l < w.nlanes; l++)
 			sum += v[l];
@@ -56,27 +67,38 @@ static void read_others(struct ng_block *b, void *p)
 	x->sums[b->id] = sum;
 }
 
+/* How a run of read_others() is set up, and what it measured. */
+struct run {
+	const char *topology;
+	bool only0;			/* GPU 0 alone, else every GPU at once */
+	bool write;
+	double gbs;			/* what one receiving GPU got */
+	ng_ticks modeled;
+	struct ng_link_usage use;
+};
+
 /*
- * GB/s one receiving GPU gets: GPU 0 alone (@only0) or every GPU at
- * once, reading 3 x 16 MiB each, under @topology.
+ * Run read_others() under @r->topology: each receiving GPU reads (or
+ * writes) 3 x 16 MiB.
  */
-static double bandwidth(struct __test_metadata *_metadata,
-			const char *topology, bool only0)
+static void run(struct __test_metadata *_metadata, struct run *r)
 {
 	struct ng_config cfg;
 	struct ng_system *sys;
 	struct ng_buf buf[4] = { 0 };
-	struct xfer x = { .ngpus = 4 };
+	struct xfer x = { .ngpus = 4, .write = r->write };
 	struct ng_launch l = { .name = "read-others", .fn = read_others,
 			       .block = { BLOCK, 1 }, .args = &x,
-			       .only_gpu = only0 ? 0 : -1 };
+			       .only_gpu = r->only0 ? 0 : -1 };
 	struct ng_launch_result lr;
-	unsigned int receivers = only0 ? 1 : 4;
+	struct ng_link_usage after;
+	unsigned int receivers = r->only0 ? 1 : 4;
 	uint64_t per_gpu_blocks = 3ULL * WORDS / BLOCK;
 	char err[256];
 
 	ASSERT_EQ(0, ng_config_preset(&cfg, "carve", err, sizeof(err)));
-	ASSERT_EQ(0, ng_config_set(&cfg, "topology", topology, err, sizeof(err)))
+	ASSERT_EQ(0, ng_config_set(&cfg, "topology", r->topology, err,
+				   sizeof(err)))
 		TH_LOG("%s", err);
 	cfg.l2_size = 0;
 	cfg.rdc_size = 0;
@@ -97,12 +119,32 @@ static double bandwidth(struct __test_metadata *_metadata,
 	x.sums = calloc(l.grid.x, sizeof(*x.sums));
 	ASSERT_NE(NULL, x.sums);
 	ASSERT_EQ(0, ng_launch(sys, &l, &lr));
+	ng_link_usage(ng_system_model(sys), &r->use);
+	/* it goes back to nothing with the counters, as a bench run's does */
+	ng_system_reset_counters(sys);
+	ng_link_usage(ng_system_model(sys), &after);
+	EXPECT_EQ(0, after.ticks);
+	for (unsigned int i = 0; i < after.nservers; i++)
+		EXPECT_EQ(0, after.server[i].busy + after.server[i].bytes);
+	for (unsigned int i = 0; i < 4; i++)
+		for (unsigned int j = 0; j < 4; j++)
+			EXPECT_EQ(0, after.pair[i][j]);
 	for (unsigned int g = 0; g < 4; g++)
 		ng_free(ng_system_space(sys), &buf[g]);
 	free(x.sums);
 	ng_system_destroy(sys);
+	r->modeled = lr.modeled;
 	/* bytes per receiving GPU over the kernel's modeled time */
-	return 3.0 * WORDS * 4 / ((double)lr.modeled / NG_TICKS_PER_NS);
+	r->gbs = 3.0 * WORDS * 4 / ((double)lr.modeled / NG_TICKS_PER_NS);
+}
+
+static double bandwidth(struct __test_metadata *_metadata,
+			const char *topology, bool only0)
+{
+	struct run r = { .topology = topology, .only0 = only0 };
+
+	run(_metadata, &r);
+	return r.gbs;
 }
 
 TEST(one_gpu_reading_all_others_gets_its_links_or_its_port)
@@ -178,6 +220,105 @@ TEST(a_hub_crosses_two_links_each_way_a_switch_one)
 	EXPECT_EQ(NG_TOPO_MESH, cfg.topology);
 	EXPECT_NE(0, ng_config_set(&cfg, "topology", "torus", err, sizeof(err)));
 	EXPECT_NE(NULL, strstr(err, "topology")) TH_LOG("%s", err);
+}
+
+/* Server of @u: a mesh's link @a -> @b, or GPU @a's port (@b 1: in). */
+static const struct ng_link_server *server(const struct ng_link_usage *u,
+					   unsigned int a, unsigned int b)
+{
+	for (unsigned int i = 0; i < u->nservers; i++) {
+		const struct ng_link_server *s = &u->server[i];
+
+		if (u->topology == NG_TOPO_MESH ? s->from == a && s->to == b :
+						  s->gpu == a && s->in == b)
+			return s;
+	}
+	return NULL;
+}
+
+TEST(behind_a_switch_one_reader_fills_its_port_in_each_sender_a_third)
+{
+	struct run r = { .topology = "switch", .only0 = true };
+	const struct ng_link_usage *u = &r.use;
+
+	run(_metadata, &r);
+	ASSERT_EQ(8, u->nservers);
+	/* the kernel's time is what utilization is of */
+	EXPECT_EQ(r.modeled, u->ticks);
+	TH_LOG("switch, GPU 0 from GPUs 1-3: port in of 0 %.4f, out of 1-3 %.4f %.4f %.4f",
+	       ng_link_util(u, server(u, 0, 1)), ng_link_util(u, server(u, 1, 0)),
+	       ng_link_util(u, server(u, 2, 0)), ng_link_util(u, server(u, 3, 0)));
+	/* the one port every line comes in by is the bottleneck */
+	EXPECT_LT(0.95, ng_link_util(u, server(u, 0, 1)));
+	EXPECT_GE(1.001, ng_link_util(u, server(u, 0, 1)));
+	EXPECT_EQ(3ULL * WORDS * 4, server(u, 0, 1)->bytes);
+	EXPECT_TRUE(server(u, 0, 1) == &u->server[ng_link_busiest(u)]);
+	for (unsigned int g = 1; g < 4; g++) {
+		/* each sender's port out carries a third of it */
+		EXPECT_GT(0.02, fabs(ng_link_util(u, server(u, g, 0)) -
+				     ng_link_util(u, server(u, 0, 1)) / 3))
+			TH_LOG("GPU %u", g);
+		EXPECT_EQ((uint64_t)WORDS * 4, server(u, g, 0)->bytes);
+		/* nothing goes the other way: requests are not charged */
+		EXPECT_EQ(0, server(u, g, 1)->busy) TH_LOG("GPU %u", g);
+	}
+	EXPECT_EQ(0, server(u, 0, 0)->busy);
+}
+
+TEST(on_a_mesh_the_three_links_into_one_reader_are_each_full)
+{
+	struct run r = { .topology = "mesh", .only0 = true };
+	const struct ng_link_usage *u = &r.use;
+
+	run(_metadata, &r);
+	ASSERT_EQ(12, u->nservers);
+	EXPECT_EQ(r.modeled, u->ticks);
+	TH_LOG("mesh, GPU 0 from GPUs 1-3: links into 0 %.4f %.4f %.4f",
+	       ng_link_util(u, server(u, 1, 0)), ng_link_util(u, server(u, 2, 0)),
+	       ng_link_util(u, server(u, 3, 0)));
+	for (unsigned int i = 0; i < u->nservers; i++) {
+		const struct ng_link_server *s = &u->server[i];
+
+		if (s->to == 0) {
+			EXPECT_LT(0.95, ng_link_util(u, s)) TH_LOG("%u -> 0", s->from);
+			EXPECT_GE(1.001, ng_link_util(u, s)) TH_LOG("%u -> 0", s->from);
+			EXPECT_EQ((uint64_t)WORDS * 4, s->bytes);
+		} else {
+			/* the other 9 links idle: each pair has its own */
+			EXPECT_EQ(0, s->busy) TH_LOG("%u -> %u", s->from, s->to);
+		}
+	}
+}
+
+/*
+ * What each pair sent is what the kernel moved, whatever the route: GPU
+ * 0's reads bring 16 MiB of lines from each other GPU; its writes, each
+ * line's 32 words once, carry 16 MiB to each.
+ */
+TEST(the_pairs_bytes_are_what_the_kernel_moved_on_every_topology)
+{
+	static const char *const topo[] = { "mesh", "switch", "hub" };
+
+	for (unsigned int t = 0; t < 3; t++)
+		for (unsigned int wr = 0; wr < 2; wr++) {
+			struct run r = { .topology = topo[t], .only0 = true,
+					 .write = wr };
+			const struct ng_link_usage *u = &r.use;
+
+			run(_metadata, &r);
+			ASSERT_EQ(4, u->ngpus);
+			for (unsigned int i = 0; i < 4; i++)
+				for (unsigned int j = 0; j < 4; j++) {
+					bool moved = wr ? i == 0 && j != 0 :
+							  j == 0 && i != 0;
+
+					EXPECT_EQ(moved ? (uint64_t)WORDS * 4 : 0,
+						  u->pair[i][j])
+						TH_LOG("%s %s: GPU %u to GPU %u",
+						       topo[t], wr ? "writes" : "reads",
+						       i, j);
+				}
+		}
 }
 
 TEST_HARNESS_MAIN

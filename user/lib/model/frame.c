@@ -95,6 +95,10 @@ void ng_model_reset_counters(struct ng_model *m)
 {
 	if (m->gctr)
 		memset(m->gctr, 0, m->ngpus * sizeof(*m->gctr));
+	if (m->link_use)
+		memset(m->link_use, 0,
+		       m->ngpus * m->link_stride * sizeof(*m->link_use));
+	m->link_ticks = 0;
 	for (unsigned int i = 0; i < m->ncomp; i++)
 		if (m->comp[i]->reset)
 			m->comp[i]->reset(m->priv[i]);
@@ -144,6 +148,8 @@ int ng_sm_init(struct ng_sm *sm, struct ng_model *m, unsigned int gpu,
 	if (sm->win)
 		sm->own_mem = &sm->win[ng_res_mem(m, gpu)];
 	sm->own_mem_shift = m->res[ng_res_mem(m, gpu)].bin_shift;
+	sm->link_bytes = m->link_use + gpu * m->link_stride;
+	sm->link_busy = sm->link_bytes + m->ngpus * m->ngpus;
 	sm->line_dur = m->mem_line_dur;
 	sm->mem_latency = m->mem_latency;
 	sm->issue_ticks = m->issue_ticks;
@@ -263,6 +269,7 @@ ng_ticks ng_model_kernel_end(struct ng_model *m, struct ng_sm *const *sms,
 	drained = (ng_resources_drained(m) + (1ULL << m->max_shift) - 1) >>
 		  m->max_shift;
 	m->time_base = (abs > drained ? abs : drained) << m->max_shift;
+	m->link_ticks += end;
 	return end;
 }
 

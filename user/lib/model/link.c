@@ -22,9 +22,11 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "model/codec.h"
 #include "model/link.h"
+#include "ngemu/model/linkuse.h"
 #include "ngemu/model/model.h"
 #include "ngemu/util/err.h"
 
@@ -70,6 +72,85 @@ ng_ticks ng_host_xfer(struct ng_sm *sm, bool to_gpu, ng_ticks t,
 	sm->ctr.v[NG_CTR_HOST_BYTES] += bytes;
 	return start + dur +
 	       (ng_ticks)(c->host_latency_ns * NG_TICKS_PER_NS);
+}
+
+void ng_link_count(struct ng_model *m, unsigned int from, unsigned int to,
+		   uint64_t bytes)
+{
+	struct ng_route rt = ng_link_route(m, from, to);
+	uint64_t *use = m->link_use + from * m->link_stride;
+
+	use[from * m->ngpus + to] += bytes;
+	for (unsigned int i = 0; i < rt.n; i++)
+		use[m->ngpus * m->ngpus + rt.ri[i]] += ng_cost(m, rt.ri[i], bytes);
+}
+
+/*
+ * The callers' phases run on the home's thread and send from the home:
+ * @from's part of the link use is that thread's.
+ */
+void ng_link_charge(struct ng_model *m, unsigned int from, unsigned int to,
+		    ng_ticks t, uint64_t bytes)
+{
+	struct ng_route rt = ng_link_route(m, from, to);
+
+	ng_link_count(m, from, to, bytes);
+	for (unsigned int i = 0; i < rt.n; i++)
+		ng_resource_charge(m, rt.ri[i], t, ng_cost(m, rt.ri[i], bytes));
+}
+
+#define NRES_MAX	(NG_MAX_GPUS + NG_MAX_GPUS * NG_MAX_GPUS + 4 * NG_MAX_GPUS)
+
+static void add_server(struct ng_link_usage *u, struct ng_link_server s,
+		       unsigned int ri, const uint64_t *bytes,
+		       const uint64_t *busy)
+{
+	s.bytes = bytes[ri];
+	s.busy = busy[ri];
+	u->server[u->nservers++] = s;
+}
+
+void ng_link_usage(const struct ng_model *m, struct ng_link_usage *out)
+{
+	unsigned int n = m->ngpus;
+	/* per server, as resource.c lays them out for the most GPUs */
+	uint64_t busy[NRES_MAX] = { 0 }, bytes[NRES_MAX] = { 0 };
+
+	memset(out, 0, sizeof(*out));
+	out->topology = m->cfg->topology;
+	out->ngpus = n;
+	out->ticks = m->link_ticks;
+	/* a GPU's part: what its SMs booked, either way, and its phases sent */
+	for (unsigned int g = 0; g < n; g++) {
+		const uint64_t *use = m->link_use + g * m->link_stride;
+
+		for (unsigned int i = 0; i < n; i++)
+			for (unsigned int j = 0; j < n; j++)
+				out->pair[i][j] += use[i * n + j];
+		for (unsigned int r = 0; r < m->nres; r++)
+			busy[r] += use[n * n + r];
+	}
+	/* a server carried what every pair whose route crosses it sent */
+	for (unsigned int i = 0; i < n; i++)
+		for (unsigned int j = 0; j < n; j++) {
+			struct ng_route rt = ng_link_route(m, i, j);
+
+			for (unsigned int k = 0; i != j && k < rt.n; k++)
+				bytes[rt.ri[k]] += out->pair[i][j];
+		}
+	if (out->topology == NG_TOPO_MESH) {
+		for (unsigned int i = 0; i < n; i++)
+			for (unsigned int j = 0; j < n; j++)
+				if (i != j)
+					add_server(out, (struct ng_link_server){
+							   .from = i, .to = j },
+						   ng_res_link(m, i, j), bytes, busy);
+		return;
+	}
+	for (unsigned int g = 0; g < n; g++)
+		for (unsigned int in = 0; in < 2; in++)
+			add_server(out, (struct ng_link_server){ .gpu = g, .in = in },
+				   ng_res_port(m, g, in), bytes, busy);
 }
 
 static void owe(struct ng_sm *sm, ng_ticks dur, double lat_ns)

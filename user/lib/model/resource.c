@@ -41,8 +41,15 @@ int ng_resources_init(struct ng_model *m)
 
 	m->nres = n + n * n + 4 * n;
 	m->res = calloc(m->nres, sizeof(*m->res));
-	if (!m->res)
+	/*
+	 * Link use: each GPU's part on host cache lines of its own, so that
+	 * the threads of different GPUs never write the same line.
+	 */
+	m->link_stride = (n * n + m->nres + 7) & ~(size_t)7;
+	m->link_use = aligned_alloc(64, n * m->link_stride * sizeof(uint64_t));
+	if (!m->res || !m->link_use)
 		return -ENOMEM;
+	memset(m->link_use, 0, n * m->link_stride * sizeof(uint64_t));
 	for (unsigned int g = 0; g < n; g++) {
 		m->res[ng_res_mem(m, g)].cost_fp = cost_fp(cfg->local_bw);
 		for (unsigned int h = 0; h < n; h++)
@@ -86,6 +93,8 @@ void ng_resources_fini(struct ng_model *m)
 	}
 	free(m->res);
 	m->res = NULL;
+	free(m->link_use);
+	m->link_use = NULL;
 }
 
 #define USED_MASK ((1ULL << NG_BIN_USED_BITS) - 1)

@@ -160,6 +160,14 @@ struct ng_model {
 	 */
 	_Atomic uint64_t *home_sc;
 	unsigned int line_shift;
+	/*
+	 * Per GPU, at link_stride words apart: what the fabric carried since
+	 * the counters' reset (ngemu/model/linkuse.h), bytes per ordered pair
+	 * then busy ticks per server; link_ticks is the kernels' time.
+	 */
+	uint64_t *link_use;
+	size_t link_stride;
+	ng_ticks link_ticks;
 };
 
 /* Note a copy of the request's line, with IMST state @imst, at the writer. */
@@ -252,6 +260,8 @@ struct ng_sm {
 	unsigned int ring_mask;
 	unsigned int ring_pos;
 	struct ng_window *win;		/* one per resource */
+	/* the GPU's link_use: its SMs all run on one host thread */
+	uint64_t *link_bytes, *link_busy;
 	/* the hot path's constants, next to the SM's own state */
 	struct ng_window *own_mem;	/* win[] of this GPU's memory */
 	unsigned int own_mem_shift;
@@ -424,8 +434,10 @@ static inline ng_ticks ng_link_xfer(struct ng_sm *sm, unsigned int from,
 	struct ng_route rt = ng_link_route(sm->model, from, to);
 	ng_ticks s = t, end = 0, dur;
 
+	sm->link_bytes[from * sm->model->ngpus + to] += bytes;
 	for (unsigned int i = 0; i < rt.n; i++) {
 		s = ng_reserve(sm, rt.ri[i], s, bytes, &dur);
+		sm->link_busy[rt.ri[i]] += dur;
 		if (!i && start)
 			*start = s;
 		if (s + dur > end)
@@ -434,15 +446,12 @@ static inline ng_ticks ng_link_xfer(struct ng_sm *sm, unsigned int from,
 	return end;
 }
 
-/* ng_resource_charge() on every server of the route (background work). */
-static inline void ng_link_charge(struct ng_model *m, unsigned int from,
-				  unsigned int to, ng_ticks t, uint64_t bytes)
-{
-	struct ng_route rt = ng_link_route(m, from, to);
-
-	for (unsigned int i = 0; i < rt.n; i++)
-		ng_resource_charge(m, rt.ri[i], t, ng_cost(m, rt.ri[i], bytes));
-}
+/*
+ * ng_resource_charge() on every server of the route (background work, on
+ * @from's host thread: the phases of its home, model/link.c).
+ */
+void ng_link_charge(struct ng_model *m, unsigned int from, unsigned int to,
+		    ng_ticks t, uint64_t bytes);
 
 /* What @bytes from @from to @to take on the route's slowest server. */
 static inline ng_ticks ng_link_cost(const struct ng_model *m,
