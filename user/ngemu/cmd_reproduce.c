@@ -9,11 +9,13 @@
  * numbers live in the data file; nothing of them is in this code.
  *
  * A claim is a ratio of a system to the reference system (or the one the
- * claim names) over the workloads (or those the claim names): speedup (the reference's modeled time / the system's,
- * geometric mean), traffic (the system's link bytes / the reference's,
- * mean of the ratios), remote and link-share (the system's share of remote
- * requests, of requests served over a link, / the reference's, means).
- * Its direction is the side of 1 the ratio is on.
+ * claim names), averaged over the workloads (or those the claim names) as
+ * the claim says (reproduce.h, enum rp_mean_kind): speedup (the
+ * reference's modeled time / the system's), traffic (the system's link
+ * bytes / the reference's), remote and link-share (the system's share of
+ * remote requests, of requests served over a link, / the reference's).
+ * Only workloads whose runs verified enter a mean. Its direction is the
+ * side of 1 the ratio is on.
  */
 #include <errno.h>
 #include <math.h>
@@ -118,17 +120,31 @@ static void sizes_of(const struct rp_paper *p, char **argv, int argc,
 	}
 }
 
-/* ngemu's value of claim @c over the workloads of @p. */
-static double evaluate(const struct rp_paper *p, const struct rp_claim *c,
+/*
+ * ngemu's value of claim @c over the workloads of @p (those whose runs
+ * verified: @c's used, total and left_out say which).
+ */
+static double evaluate(const struct rp_paper *p, struct rp_claim *c,
 		       const struct rp_row *r, unsigned int n)
 {
 	char wls[1024], *save = NULL;
-	struct rp_mean m = { .geo = !strcmp(c->metric, "speedup") };
+	struct rp_mean m = { .kind = c->mean, .metric = c->metric };
+	size_t len = 0;
 
+	c->used = c->total = 0;
+	c->left_out[0] = '\0';
 	snprintf(wls, sizeof(wls), "%s", c->wls[0] ? c->wls : p->workloads);
-	for (char *w = strtok_r(wls, ", ", &save); w; w = strtok_r(NULL, ", ", &save))
-		ng_rp_mean_add(&m, ng_rp_ratio(c->metric, ng_rp_row(r, n, w, c->sys, ""),
-					       ng_rp_row(r, n, w, c->ref, "")));
+	for (char *w = strtok_r(wls, ", ", &save); w; w = strtok_r(NULL, ", ", &save)) {
+		c->total++;
+		if (ng_rp_mean_add(&m, ng_rp_row(r, n, w, c->sys, ""),
+				   ng_rp_row(r, n, w, c->ref, ""))) {
+			c->used++;
+		} else if (len < sizeof(c->left_out)) {
+			len += (size_t)snprintf(c->left_out + len,
+						sizeof(c->left_out) - len,
+						"%s%s", len ? "," : "", w);
+		}
+	}
 	/* 0: no value, shown as no direction */
 	return isnan(ng_rp_mean(&m)) ? 0 : ng_rp_mean(&m);
 }
@@ -172,7 +188,7 @@ static int write_outputs(const char *out, const char *paper,
 	csv = o[0].f;
 	js = o[1].f;
 	md = o[2].f;
-	fprintf(csv, "claim,source,metric,system,reference,workloads,paper,ngemu,ngemu_over_paper,direction\n");
+	fprintf(csv, "claim,source,metric,system,reference,workloads,paper,ngemu,ngemu_over_paper,direction,mean,used,left_out\n");
 	ng_json_init(&j, js, true);
 	ng_json_object_begin(&j);
 	ng_json_kv_string(&j, "paper", paper);
@@ -183,21 +199,24 @@ static int write_outputs(const char *out, const char *paper,
 	fprintf(md, "# ngemu reproduce %s\n\n%s, on ngemu's `%s` preset, against `%s`.\n"
 		"Workloads: %s. Sizes: %s.\n\n"
 		"%u of %u claims shown in the paper's direction.\n\n"
-		"| claim | source | system | paper | ngemu | ngemu / paper | direction | where to look |\n"
-		"|---|---|---|---|---|---|---|---|\n",
+		"| claim | source | system | paper | ngemu | ngemu / paper | direction | workloads in the mean | where to look |\n"
+		"|---|---|---|---|---|---|---|---|---|\n",
 		paper, p->title, p->preset, p->ref, p->workloads, sizes, shown, p->n);
 	for (unsigned int i = 0; i < p->n; i++) {
 		const struct rp_claim *c = &p->c[i];
 		const char *dir = c->shown ? "shown" : "not shown";
 		double ratio = c->paper > 0 ? c->ngemu / c->paper : 0;
 
-		fprintf(csv, "%s,\"%s\",%s,%s,%s,\"%s\",%.6g,%.6g,%.6g,%s\n", c->id,
-			c->source, c->metric, c->sys, c->ref,
-			c->wls[0] ? c->wls : "all", c->paper, c->ngemu, ratio, dir);
-		fprintf(md, "| %s (%s) | %s | %s vs %s%s%s | %.3g | %.3g | %.2f | %s | %s |\n",
-			c->id, c->metric, c->source, c->sys, c->ref,
-			c->wls[0] ? ", on " : "", c->wls, c->paper, c->ngemu,
-			ratio, dir, c->explain);
+		fprintf(csv, "%s,\"%s\",%s,%s,%s,\"%s\",%.6g,%.6g,%.6g,%s,%s,%u,\"%s\"\n",
+			c->id, c->source, c->metric, c->sys, c->ref,
+			c->wls[0] ? c->wls : "all", c->paper, c->ngemu, ratio, dir,
+			ng_rp_mean_names[c->mean], c->used, c->left_out);
+		fprintf(md, "| %s (%s, %s) | %s | %s vs %s%s%s | %.3g | %.3g | %.2f | %s | %u of %u%s%s | %s |\n",
+			c->id, c->metric, ng_rp_mean_names[c->mean], c->source,
+			c->sys, c->ref, c->wls[0] ? ", on " : "", c->wls,
+			c->paper, c->ngemu, ratio, dir, c->used, c->total,
+			c->left_out[0] ? "; not verified: " : "", c->left_out,
+			c->explain);
 		ng_json_object_begin(&j);
 		ng_json_kv_string(&j, "claim", c->id);
 		ng_json_kv_string(&j, "source", c->source);
@@ -209,15 +228,20 @@ static int write_outputs(const char *out, const char *paper,
 		ng_json_kv_double(&j, "ngemu", c->ngemu);
 		ng_json_kv_double(&j, "ngemu_over_paper", ratio);
 		ng_json_kv_string(&j, "direction", dir);
+		ng_json_kv_string(&j, "mean", ng_rp_mean_names[c->mean]);
+		ng_json_kv_uint(&j, "used", c->used);
+		ng_json_kv_string(&j, "left_out", c->left_out);
 		ng_json_kv_string(&j, "explain", c->explain);
 		ng_json_object_end(&j);
 	}
 	ng_json_array_end(&j);
 	ng_json_object_end(&j);
 	ng_json_finish(&j);
-	fprintf(md, "\nspeedup: the reference's modeled time / the system's (geometric mean);\n"
+	fprintf(md, "\nspeedup: the reference's modeled time / the system's;\n"
 		"traffic: link bytes, remote: remote requests' share, link-share: share of\n"
-		"requests served over a link, each the system's / the reference's (mean).\n"
+		"requests served over a link, each the system's / the reference's. Each claim\n"
+		"names its mean over the workloads: gmean, amean or hmean of the ratios, or sums\n"
+		"(the ratio of their sums); only workloads whose runs verified enter it.\n"
 		"A claim is shown when ngemu's ratio is on the same side of 1 as the paper's.\n\n"
 		"![speed-up over %s per workload](plot.svg)\n\n"
 		"Raw results: results.csv, results.json, points/ (one file per run);\n"

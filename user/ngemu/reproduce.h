@@ -16,12 +16,28 @@
 #define RP_MAX_VALS	64
 #define RP_MAX_ROWS	4096
 
+/*
+ * How a claim or a figure's mean row averages its workloads: the
+ * geometric, arithmetic or harmonic mean of the per-workload ratios, or
+ * the ratio of their sums (sum of numerators over sum of denominators).
+ * The harmonic mean of a ratio is the reciprocal of the arithmetic mean
+ * of its reciprocals: "4.4x less traffic on average" (a mean of
+ * reference / system) is traffic hmean 1/4.4.
+ */
+enum rp_mean_kind { RP_GMEAN, RP_AMEAN, RP_HMEAN, RP_SUMS };
+
+extern const char *const ng_rp_mean_names[4];
+
 /* A headline claim: a ratio over workloads, the paper's and ngemu's. */
 struct rp_claim {
 	char id[48], source[48], metric[24], sys[32], ref[32], explain[256];
 	char wls[512];			/* the workloads it is about; "": all */
+	enum rp_mean_kind mean;
 	double paper, ngemu;
 	bool shown;
+	/* workloads whose runs both verified (only they enter the mean) */
+	unsigned int used, total;
+	char left_out[256];		/* the others, comma-separated */
 };
 
 /*
@@ -31,6 +47,7 @@ struct rp_claim {
  */
 struct rp_fig {
 	char id[32], source[160], metric[24], ref[32], ref_at[32];
+	enum rp_mean_kind mean;		/* of its mean row or column */
 	char sys[256], wls[512], key[48], vals[256];
 	char fixed[128];		/* "K=V ...": settings of every point */
 	char note[1024];		/* where ngemu differs, and why */
@@ -78,18 +95,27 @@ const struct rp_row *ng_rp_row(const struct rp_row *r, unsigned int n,
  */
 double ng_rp_ratio(const char *metric, const struct rp_row *a,
 		   const struct rp_row *b);
+/* The numerator and denominator of that ratio; false when undefined. */
+bool ng_rp_parts(const char *metric, const struct rp_row *a,
+		 const struct rp_row *b, double *num, double *den);
 
 /*
- * A mean of ratios, geometric for speed-ups, arithmetic otherwise; NAN
- * ones are left out, and the mean of none is NAN.
+ * A mean over workloads of @metric of a system's row over the
+ * reference's, of kind @kind. A workload enters only when both rows
+ * exist and verified their results and its ratio is defined (a run that
+ * read stale data is no measurement of the system); the mean of none is
+ * NAN.
  */
 struct rp_mean {
-	double acc;
+	enum rp_mean_kind kind;
+	const char *metric;
+	double acc, num, den;
 	unsigned int k;
-	bool geo;
 };
 
-void ng_rp_mean_add(struct rp_mean *m, double x);
+/* Adds the pair; false when it was left out. */
+bool ng_rp_mean_add(struct rp_mean *m, const struct rp_row *a,
+		    const struct rp_row *b);
 double ng_rp_mean(const struct rp_mean *m);
 
 /*

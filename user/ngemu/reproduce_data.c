@@ -5,14 +5,15 @@
  * systems), its headline claims, its figures and the values the paper
  * states for them, each with where in the paper it is:
  *
- *   claim ID | SOURCE | METRIC | SYSTEM [vs REF] | VALUE | EXPLAIN [| WORKLOADS]
- *   figure ID | SOURCE | METRIC | SYSTEMS [vs REF] [| WORKLOADS]
- *   sweep ID | SOURCE | METRIC | SYSTEM [vs REF[@V]] | KEY=V1,V2.. [K=V..] [| WORKLOADS]
+ *   claim ID | SOURCE | METRIC MEAN | SYSTEM [vs REF] | VALUE | EXPLAIN [| WORKLOADS]
+ *   figure ID | SOURCE | METRIC MEAN | SYSTEMS [vs REF] [| WORKLOADS]
+ *   sweep ID | SOURCE | METRIC MEAN | SYSTEM [vs REF[@V]] | KEY=V1,V2.. [K=V..] [| WORKLOADS]
  *   paper ID | ROW | COLUMN | VALUE | WHERE
  *   note ID | TEXT  (under the figure's table: why ngemu's values differ)
  *
- * and the sweeps' results read back, with the ratios the claims and the
- * figures are made of.
+ * (MEAN: gmean, amean, hmean or sums, reproduce.h), and the sweeps'
+ * results read back, with the ratios the claims and the figures are made
+ * of.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -25,10 +26,36 @@
 
 #define CPY(dst, src)	snprintf((dst), sizeof(dst), "%s", (src))
 
+const char *const ng_rp_mean_names[4] = {
+	[RP_GMEAN] = "gmean", [RP_AMEAN] = "amean", [RP_HMEAN] = "hmean",
+	[RP_SUMS] = "sums",
+};
+
 static bool metric_ok(const char *m)
 {
 	return !strcmp(m, "speedup") || !strcmp(m, "traffic") ||
 	       !strcmp(m, "remote") || !strcmp(m, "link-share");
+}
+
+/*
+ * "METRIC MEAN" into @metric and @mean: every claim and figure names how
+ * it averages (the paper's, where it says). False when either is wrong.
+ */
+static bool metric_mean(const char *f, char *metric, size_t len,
+			enum rp_mean_kind *mean)
+{
+	const char *sp = strchr(f, ' ');
+
+	if (!sp)
+		return false;
+	snprintf(metric, len, "%.*s", (int)(sp - f), f);
+	sp += strspn(sp, " ");
+	for (unsigned int i = 0; i < 4; i++)
+		if (!strcmp(sp, ng_rp_mean_names[i])) {
+			*mean = (enum rp_mean_kind)i;
+			return metric_ok(metric);
+		}
+	return false;
 }
 
 /* Split @v at '|' into trimmed fields; their count. */
@@ -99,13 +126,14 @@ static int parse_claim(char *v, struct rp_paper *p)
 		return -1;
 	CPY(c->id, fld[0]);
 	CPY(c->source, fld[1]);
-	CPY(c->metric, fld[2]);
+	if (!metric_mean(fld[2], c->metric, sizeof(c->metric), &c->mean))
+		return -1;
 	systems_vs(fld[3], c->sys, sizeof(c->sys), c->ref, sizeof(c->ref),
 		   NULL, 0);
 	if (k == 7)
 		CPY(c->wls, fld[6]);
 	c->paper = strtod(fld[4], &e);
-	if (e == fld[4] || *e || c->paper <= 0 || !metric_ok(c->metric))
+	if (e == fld[4] || *e || c->paper <= 0)
 		return -1;
 	CPY(c->explain, fld[5]);
 	p->n++;
@@ -122,7 +150,8 @@ static int parse_fig(char *v, struct rp_paper *p, bool sweep)
 		return -1;
 	CPY(f->id, fld[0]);
 	CPY(f->source, fld[1]);
-	CPY(f->metric, fld[2]);
+	if (!metric_mean(fld[2], f->metric, sizeof(f->metric), &f->mean))
+		return -1;
 	systems_vs(fld[3], f->sys, sizeof(f->sys), f->ref, sizeof(f->ref),
 		   f->ref_at, sizeof(f->ref_at));
 	if (k == w + 1)
@@ -155,7 +184,7 @@ static int parse_fig(char *v, struct rp_paper *p, bool sweep)
 		    (f->ref_at[0] && !in_list(f->vals, f->ref_at)))
 			return -1;
 	}
-	if (!metric_ok(f->metric) || !systems_ok(f->sys))
+	if (!systems_ok(f->sys))
 		return -1;
 	p->nfig++;
 	return 0;
@@ -279,9 +308,9 @@ static int check_figs(const char *path, struct rp_paper *p)
 static const char *line_form(const char *kind)
 {
 	static const char *const form[][2] = {
-		{ "claim", "claim ID | SOURCE | METRIC | SYSTEM [vs REF] | VALUE | EXPLAIN [| WORKLOADS]" },
-		{ "figure", "figure ID | SOURCE | METRIC | SYSTEMS [vs REF] [| WORKLOADS]" },
-		{ "sweep", "sweep ID | SOURCE | METRIC | SYSTEM [vs REF[@V]] | KEY=V1,V2 [K=V...] [| WORKLOADS]" },
+		{ "claim", "claim ID | SOURCE | METRIC MEAN | SYSTEM [vs REF] | VALUE | EXPLAIN [| WORKLOADS]; MEAN: gmean, amean, hmean or sums" },
+		{ "figure", "figure ID | SOURCE | METRIC MEAN | SYSTEMS [vs REF] [| WORKLOADS]; MEAN: gmean, amean, hmean or sums" },
+		{ "sweep", "sweep ID | SOURCE | METRIC MEAN | SYSTEM [vs REF[@V]] | KEY=V1,V2 [K=V...] [| WORKLOADS]; MEAN: gmean, amean, hmean or sums" },
 		{ "paper", "paper FIGURE | ROW | COLUMN | VALUE | WHERE, after its figure" },
 		{ "note", "note FIGURE | TEXT, after its figure" },
 	};
@@ -404,8 +433,16 @@ double ng_rp_ratio(const char *metric, const struct rp_row *a,
 {
 	double num, den;
 
+	return ng_rp_parts(metric, a, b, &num, &den) ? num / den : NAN;
+}
+
+bool ng_rp_parts(const char *metric, const struct rp_row *a,
+		 const struct rp_row *b, double *nump, double *denp)
+{
+	double num, den;
+
 	if (!a || !b)
-		return NAN;
+		return false;
 	if (!strcmp(metric, "speedup")) {
 		num = b->t;
 		den = a->t;
@@ -419,21 +456,56 @@ double ng_rp_ratio(const char *metric, const struct rp_row *a,
 		num = a->link;
 		den = b->link;
 	}
+	*nump = num;
+	*denp = den;
 	/* none of it left is a value (0), none to start from is not */
-	return num >= 0 && den > 0 ? num / den : NAN;
+	return num >= 0 && den > 0;
 }
 
-void ng_rp_mean_add(struct rp_mean *m, double x)
+bool ng_rp_mean_add(struct rp_mean *m, const struct rp_row *a,
+		    const struct rp_row *b)
 {
-	if (isnan(x) || (m->geo && !(x > 0)))
-		return;
-	m->acc += m->geo ? log(x) : x;
+	double num, den, x;
+
+	if (!a || !b || !a->verified || !b->verified ||
+	    !ng_rp_parts(m->metric, a, b, &num, &den))
+		return false;
+	x = num / den;
+	/* the log of 0, the reciprocal of 0: no value for these means */
+	if ((m->kind == RP_GMEAN || m->kind == RP_HMEAN) && !(x > 0))
+		return false;
+	switch (m->kind) {
+	case RP_GMEAN:
+		m->acc += log(x);
+		break;
+	case RP_AMEAN:
+		m->acc += x;
+		break;
+	case RP_HMEAN:
+		m->acc += 1 / x;
+		break;
+	case RP_SUMS:
+		m->num += num;
+		m->den += den;
+		break;
+	}
 	m->k++;
+	return true;
 }
 
 double ng_rp_mean(const struct rp_mean *m)
 {
 	if (!m->k)
 		return NAN;
-	return m->geo ? exp(m->acc / m->k) : m->acc / m->k;
+	switch (m->kind) {
+	case RP_GMEAN:
+		return exp(m->acc / m->k);
+	case RP_AMEAN:
+		return m->acc / m->k;
+	case RP_HMEAN:
+		return m->k / m->acc;
+	case RP_SUMS:
+		break;
+	}
+	return m->den > 0 ? m->num / m->den : NAN;
 }

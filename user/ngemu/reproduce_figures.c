@@ -126,18 +126,26 @@ struct rp_table {
  * ngemu's value of figure @f at workload @wl and column @c: a system
  * (bars), or a value of the key; *@unver set when a run did not verify.
  */
+/* The system's and the reference's rows behind figure @f's value there. */
+static void rows(const struct rp_fig *f, const struct rp_row *r,
+		 unsigned int n, const char *wl, const char *c,
+		 const struct rp_row **a, const struct rp_row **b)
+{
+	if (f->key[0]) {
+		*a = ng_rp_row(r, n, wl, f->sys, c);
+		*b = ng_rp_row(r, n, wl, f->ref, f->ref_at[0] ? f->ref_at : c);
+	} else {
+		*a = ng_rp_row(r, n, wl, c, "");
+		*b = ng_rp_row(r, n, wl, f->ref, "");
+	}
+}
+
 static double value(const struct rp_fig *f, const struct rp_row *r,
 		    unsigned int n, const char *wl, const char *c, bool *unver)
 {
 	const struct rp_row *a, *b;
 
-	if (f->key[0]) {
-		a = ng_rp_row(r, n, wl, f->sys, c);
-		b = ng_rp_row(r, n, wl, f->ref, f->ref_at[0] ? f->ref_at : c);
-	} else {
-		a = ng_rp_row(r, n, wl, c, "");
-		b = ng_rp_row(r, n, wl, f->ref, "");
-	}
+	rows(f, r, n, wl, c, &a, &b);
 	*unver |= (a && !a->verified) || (b && !b->verified);
 	return ng_rp_ratio(f->metric, a, b);
 }
@@ -168,14 +176,18 @@ static void fill(const struct rp_paper *p, const struct rp_fig *f,
 		for (unsigned int j = 0; j < t->ncol; j++) {
 			const char *w = keyed ? t->col[j] : t->row[i];
 			const char *c = keyed ? t->row[i] : t->col[j];
-			struct rp_mean m = { .geo = !strcmp(f->metric, "speedup") };
+			struct rp_mean m = { .kind = f->mean, .metric = f->metric };
 			bool *u = &t->unverified[i][j];
+			const struct rp_row *a, *b;
 
 			if (strcmp(w, "mean")) {
 				t->ngemu[i][j] = value(f, r, n, w, c, u);
 			} else {
-				for (unsigned int k = 0; k < nwl; k++)
-					ng_rp_mean_add(&m, value(f, r, n, wl[k], c, u));
+				/* of the verified runs only (ng_rp_mean_add()) */
+				for (unsigned int k = 0; k < nwl; k++) {
+					rows(f, r, n, wl[k], c, &a, &b);
+					(void)ng_rp_mean_add(&m, a, b);
+				}
 				t->ngemu[i][j] = ng_rp_mean(&m);
 			}
 			t->paper[i][j] = paper_value(p, f, w, c);
@@ -370,11 +382,12 @@ int ng_rp_write_figures(const char *out, const struct rp_paper *p,
 		fill(p, f, rows, nr, t);
 		if (!err)
 			err = plot(dir, f, t);
-		fprintf(md, "\n### %s: %s\n\n%s of %s over %s%s%s%s, ngemu's `%s` preset.\n\n| %s |",
+		fprintf(md, "\n### %s: %s\n\n%s of %s over %s%s%s%s, ngemu's `%s` preset; mean: %s of the verified runs.\n\n| %s |",
 			f->id, f->source, f->metric, f->sys, f->ref,
 			f->key[0] ? " at each value of " : "", f->key,
 			f->ref_at[0] ? " (the reference at one value)" : "",
-			p->preset, f->key[0] ? f->key : "workload");
+			p->preset, ng_rp_mean_names[f->mean],
+			f->key[0] ? f->key : "workload");
 		for (unsigned int c = 0; c < t->ncol; c++)
 			fprintf(md, " %s |", t->col[c]);
 		fprintf(md, "\n|---|");

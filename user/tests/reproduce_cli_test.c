@@ -10,6 +10,7 @@
  * their own lanes (make reproduce).
  */
 #include <ftw.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,13 +45,13 @@ FIXTURE_SETUP(rep)
 		"reference baseline\n"
 		"workloads spmv,bfs\n"
 		"systems baseline,coalesce\n"
-		"claim fewer-bytes | Fig. 1 | traffic | coalesce | 0.3 | link.rx_bytes\n"
-		"claim more-bytes | Fig. 2 | traffic | coalesce | 3 | link.rx_bytes\n"
-		"claim on-spmv | Fig. 3 | traffic | coalesce | 0.4 | mshr.fine_units | spmv\n"
-		"figure f1 | Fig. 4: bytes | traffic | coalesce\n"
+		"claim fewer-bytes | Fig. 1 | traffic amean | coalesce | 0.3 | link.rx_bytes\n"
+		"claim more-bytes | Fig. 2 | traffic amean | coalesce | 3 | link.rx_bytes\n"
+		"claim on-spmv | Fig. 3 | traffic amean | coalesce | 0.4 | mshr.fine_units | spmv\n"
+		"figure f1 | Fig. 4: bytes | traffic amean | coalesce\n"
 		"paper f1 | mean | coalesce | 0.2 | sec. 1\n"
 		"note f1 | bfs is cache-friendly here\n"
-		"sweep s1 | Fig. 5: bytes by grain | traffic | coalesce | xfer-gran=4,32 | spmv\n"
+		"sweep s1 | Fig. 5: bytes by grain | traffic amean | coalesce | xfer-gran=4,32 | spmv\n"
 		"paper s1 | spmv | 4 | 0.5 | sec. 2\n");
 	fclose(f);
 }
@@ -100,7 +101,7 @@ TEST_F(rep, claims_beside_ngemu_and_not_shown_marked)
 	svg = file(self->out, "plot.svg");
 	EXPECT_NE(NULL, strstr(csv, "fewer-bytes,\"Fig. 1\",traffic,coalesce,baseline,\"all\",0.3,"))
 		TH_LOG("%s", csv);
-	EXPECT_NE(NULL, strstr(csv, ",not shown\n"));
+	EXPECT_NE(NULL, strstr(csv, ",not shown,"));
 	EXPECT_NE(NULL, strstr(csv, "more-bytes,")) TH_LOG("%s", csv);
 	EXPECT_NE(NULL, strstr(strstr(csv, "more-bytes,"), "not shown"));
 	EXPECT_NE(NULL, strstr(csv, "on-spmv,\"Fig. 3\",traffic,coalesce,baseline,\"spmv\",0.4,"));
@@ -123,7 +124,7 @@ TEST_F(rep, claims_beside_ngemu_and_not_shown_marked)
 		EXPECT_GE(1e-5 * ngemu, jv > ngemu ? jv - ngemu : ngemu - jv)
 			TH_LOG("%s: CSV %g, JSON %g", id, ngemu, jv);
 	}
-	EXPECT_NE(NULL, strstr(md, "| more-bytes (traffic) | Fig. 2 | coalesce vs baseline | 3 |"))
+	EXPECT_NE(NULL, strstr(md, "| more-bytes (traffic, amean) | Fig. 2 | coalesce vs baseline | 3 |"))
 		TH_LOG("%s", md);
 	EXPECT_NE(NULL, strstr(md, "![speed-up over baseline per workload](plot.svg)"));
 	EXPECT_NE(NULL, strstr(md, "Sizes: --size 512K.")) TH_LOG("%s", md);
@@ -216,7 +217,7 @@ static int refused(FIXTURE_DATA(rep) *self, const char *lines, const char *err)
 	if (!f)
 		return -1;
 	fprintf(f, "preset dualopt\nreference baseline\nworkloads spmv\n"
-		"systems baseline,coalesce\nclaim c | s | speedup | coalesce | 2 | x\n%s",
+		"systems baseline,coalesce\nclaim c | s | speedup gmean | coalesce | 2 | x\n%s",
 		lines);
 	fclose(f);
 	if (run_cmd(&self->r, NGEMU("reproduce", "test", "--data", self->data,
@@ -238,8 +239,8 @@ TEST_F(rep, an_unverified_run_is_marked)
 	/* no coherence: rwshare reads what another GPU wrote, stale */
 	fprintf(f, "preset carve\nreference numa-gpu\nworkloads rwshare\n"
 		"systems numa-gpu,carve-none,carve-hwc\n"
-		"claim c | s | speedup | carve-hwc | 2 | x\n"
-		"figure f | s | speedup | carve-none,carve-hwc\n");
+		"claim c | s | speedup gmean | carve-hwc | 2 | x\n"
+		"figure f | s | speedup gmean | carve-none,carve-hwc\n");
 	fclose(f);
 	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("reproduce", "test", "--data",
 					     self->data, "--out", self->out)));
@@ -252,6 +253,112 @@ TEST_F(rep, an_unverified_run_is_marked)
 	EXPECT_NE(NULL, strstr(md, "a run behind it did not verify its result"));
 	free(figs);
 	free(md);
+}
+
+/* The value of field @k (0-based) of results.csv's row @wl, @sys. */
+static double result(const char *csv, const char *wl, const char *sys,
+		     unsigned int k)
+{
+	char pat[96];
+	const char *l;
+
+	/* hash,workload,system,verified,modeled_s,remote,bytes,link,... */
+	snprintf(pat, sizeof(pat), ",%s,%s,", wl, sys);
+	l = strstr(csv, pat);
+	if (!l)
+		return -1;
+	while (l > csv && l[-1] != '\n')
+		l--;
+	for (unsigned int i = 0; i < k && l; i++)
+		l = strchr(l, ',') ? strchr(l, ',') + 1 : NULL;
+	return l ? strtod(l, NULL) : -1;
+}
+
+/* ngemu's value and the workloads used of claim @id in claims.csv. */
+static double claim_value(const char *csv, const char *id, unsigned int *used)
+{
+	char pat[64];
+	const char *l;
+	double v = -1;
+
+	snprintf(pat, sizeof(pat), "\n%s,", id);
+	l = strstr(csv, pat);
+	/* claim,"source",metric,system,reference,"workloads",paper,ngemu,... */
+	for (int q = 0; q < 2 && l; q++)
+		l = strstr(l + 1, "\",");
+	if (!l)
+		return -1;
+	/* ",paper,ngemu,ngemu_over_paper,direction,mean,used,left_out */
+	sscanf(l + 2, "%*[^,],%lf,%*[^,],%*[^,],%*[^,],%u", &v, used);
+	return v;
+}
+
+/*
+ * Each claim's mean is the one it names, over its workloads, of the runs
+ * that verified: checked against the ratios computed here from the runs'
+ * own results.
+ */
+TEST_F(rep, a_claims_mean_is_the_one_it_names_over_verified_runs)
+{
+	/* repl-ro: ~0.86x on rwshare, ~3x on spmv: the means differ */
+	static const char *const wl[2] = { "rwshare", "spmv" };
+	double am = 0, gm = 1, st[2] = { 0 }, hm = 0, none = 0, v;
+	char *res, *claims;
+	unsigned int used;
+	FILE *f = fopen(self->data, "w");
+
+	ASSERT_NE(NULL, f);
+	/* carve-none reads stale data on rwshare: it does not verify */
+	fprintf(f, "preset carve\nreference numa-gpu\nworkloads rwshare,hotspot,spmv\n"
+		"systems numa-gpu,carve-none,repl-ro\n"
+		"claim am | s | speedup amean | repl-ro | 2 | x | rwshare,spmv\n"
+		"claim gm | s | speedup gmean | repl-ro | 2 | x | rwshare,spmv\n"
+		"claim st | s | speedup sums | repl-ro | 2 | x | rwshare,spmv\n"
+		"claim hm | s | traffic hmean | repl-ro | 0.5 | x | rwshare,spmv\n"
+		"claim all | s | speedup amean | carve-none | 2 | x\n");
+	fclose(f);
+	/* rwshare's stale reads need a kernel after the first: default iters */
+	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("reproduce", "test", "--data",
+					     self->data, "--out", self->out)));
+	res = file(self->out, "results.csv");
+	claims = file(self->out, "claims.csv");
+	EXPECT_NE(NULL, strstr(res, ",rwshare,carve-none,false,")) TH_LOG("%s", res);
+	for (unsigned int i = 0; i < 2; i++) {
+		double t0 = result(res, wl[i], "numa-gpu", 4);
+		double t1 = result(res, wl[i], "repl-ro", 4);
+		double b0 = result(res, wl[i], "numa-gpu", 6);
+		double b1 = result(res, wl[i], "repl-ro", 6);
+
+		ASSERT_LT(0, t0 * t1 * b0 * b1) TH_LOG("%s", res);
+		am += t0 / t1 / 2;
+		gm *= t0 / t1;
+		st[0] += t0;
+		st[1] += t1;
+		/* the mean of the reductions (reference / system), inverted */
+		hm += b0 / b1 / 2;
+		/* carve-none's own mean: hotspot and spmv, rwshare left out */
+		none += result(res, i ? "spmv" : "hotspot", "numa-gpu", 4) /
+			result(res, i ? "spmv" : "hotspot", "carve-none", 4) / 2;
+	}
+	gm = sqrt(gm);
+	v = claim_value(claims, "am", &used);
+	EXPECT_GE(1e-5 * am, fabs(am - v)) TH_LOG("%s", claims);
+	EXPECT_EQ(2, used);
+	v = claim_value(claims, "gm", &used);
+	EXPECT_GE(1e-5 * gm, fabs(gm - v));
+	v = claim_value(claims, "st", &used);
+	EXPECT_GE(1e-5 * v, fabs(st[0] / st[1] - v));
+	v = claim_value(claims, "hm", &used);
+	EXPECT_GE(1e-5 * v, fabs(1 / hm - v));
+	/* the arithmetic and geometric means differ: the test tells them apart */
+	EXPECT_LT(0.1, am - gm);
+	/* rwshare did not verify under carve-none: left out, named */
+	v = claim_value(claims, "all", &used);
+	EXPECT_GE(1e-5 * none, fabs(none - v)) TH_LOG("%s", claims);
+	EXPECT_EQ(2, used);
+	EXPECT_NE(NULL, strstr(claims, ",amean,2,\"rwshare\"\n")) TH_LOG("%s", claims);
+	free(res);
+	free(claims);
 }
 
 TEST_F(rep, bad_input_is_a_usage_error)
@@ -277,23 +384,28 @@ TEST_F(rep, bad_input_is_a_usage_error)
 		TH_LOG("%s", self->r.err);
 	EXPECT_EQ(NULL, strstr(self->r.err, "dualopt.txt")) TH_LOG("%s", self->r.err);
 	/* a figure of a system the experiment does not run */
-	EXPECT_EQ(2, refused(self, "figure f | s | speedup | rdma-cache\n",
+	EXPECT_EQ(2, refused(self, "figure f | s | speedup gmean | rdma-cache\n",
 			     "figure f: 'rdma-cache' is not in the experiment's"));
 	/* a paper value of no figure, a note to no figure */
-	EXPECT_EQ(2, refused(self, "figure f | s | speedup | coalesce\n"
+	EXPECT_EQ(2, refused(self, "figure f | s | speedup gmean | coalesce\n"
 			     "paper g | mean | coalesce | 2 | w\n",
 			     "paper g: no such figure"));
 	EXPECT_EQ(2, refused(self, "note g | why\n", "cannot read this 'note' line"));
 	/* a claim of a system the experiment does not run */
-	EXPECT_EQ(2, refused(self, "claim d | s | speedup | rdma-cache | 2 | x\n",
+	EXPECT_EQ(2, refused(self, "claim d | s | speedup gmean | rdma-cache | 2 | x\n",
 			     "claim d: 'rdma-cache' is not in the experiment's"));
 	/* its report needs every result: no Slurm here */
 	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("reproduce", "test", "--data", self->data,
 					     "--slurm")));
 	EXPECT_EQ(2, self->r.status);
 	EXPECT_NE(NULL, strstr(self->r.err, "'--slurm' is not a reproduce option"));
+	/* a claim or a figure that does not say how it averages */
+	EXPECT_EQ(2, refused(self, "claim d | s | speedup | coalesce | 2 | x\n",
+			     "METRIC MEAN"));
+	EXPECT_EQ(2, refused(self, "figure f | s | speedup median | coalesce\n",
+			     "gmean, amean, hmean or sums"));
 	/* a sweep over a key ngemu does not have */
-	EXPECT_EQ(2, refused(self, "sweep s | s | speedup | coalesce | no-such-key=1,2\n",
+	EXPECT_EQ(2, refused(self, "sweep s | s | speedup gmean | coalesce | no-such-key=1,2\n",
 			     "cannot read this 'sweep' line"));
 	/* every paper has its data file */
 	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("reproduce", "--help")));
