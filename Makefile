@@ -263,11 +263,11 @@ bench-scalegpu: user
 	$(Q)tools/bench-scalegpu.sh $(NGEMU) $(BENCH_ARGS)
 
 # Each paper's experiments, its claims beside ngemu's values, into
-# reproduce-PAPER/ (Documentation/sweep.rst): REPRODUCE_ARGS passes options.
-PAPERS := carve rec dualopt scalegpu coda
+# reproduce-PAPER/, and every claim in reproduce-summary.md
+# (Documentation/sweep.rst): REPRODUCE_ARGS passes options.
 .PHONY: reproduce
 reproduce: user
-	$(Q)for p in $(PAPERS); do $(NGEMU) reproduce $$p --jobs 2 $(REPRODUCE_ARGS); done; true
+	$(Q)$(NGEMU) reproduce all --jobs 2 $(REPRODUCE_ARGS); true
 
 # One paper at the papers' footprints (--size paper; a workload no paper
 # sizes runs at its default) into reproduce-PAPER-paper/: PAPER=scalegpu

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -48,9 +49,15 @@ static void reproduce_usage(FILE *out)
 		"plot each: DIR/figures/, figures.csv, figures.json), all in report.md.\n"
 		"PAPER is carve, rec, dualopt, scalegpu or coda; the paper's numbers come\n"
 		"from share/reproduce/PAPER.txt (or --data FILE), each with its source.\n"
+		"PAPER all runs the five, each into DIR/reproduce-PAPER (DIR: --out, or\n"
+		"here), and ends with one table of every claim: the paper's value,\n"
+		"ngemu's, their ratio, shown or not and where to look (on stdout, and in\n"
+		"DIR/reproduce-summary.md, .csv, .json); its --data is a folder\n"
+		"holding PAPER.txt for each.\n"
 		"\n"
 		"Options:\n"
-		"  -o, --out DIR    the output folder (default: reproduce-PAPER)\n"
+		"  -o, --out DIR    the output folder (default: reproduce-PAPER; with\n"
+		"                   all, the folder of the five)\n"
 		"  -j, --jobs N     points run at once (default 1)\n"
 		"      --data FILE  the paper's experiments and claims\n"
 		"  -h, --help       show this help and exit\n"
@@ -258,16 +265,131 @@ static int write_outputs(const char *out, const char *paper,
 	return bad ? -1 : 0;
 }
 
+/*
+ * Run @paper's experiment (parsed from @data, or its own file) with the
+ * options @sv[1..@sc) into @out, and write its report; @p keeps its
+ * claims with ngemu's values. An exit status.
+ */
+static int run_paper(const char *paper, const char *data, const char *out,
+		     char **sv, int sc, int argc, char **argv,
+		     struct rp_paper *p, struct rp_row *r)
+{
+	char path[1024], outbuf[256], sizes[512];
+	unsigned int n, shown = 0;
+	size_t missing = 0;
+	int nbase, sret, ret;
+	FILE *f;
+
+	f = data ? fopen(data, "r") : open_data(paper, path, sizeof(path));
+	if (!f)
+		return ng_usage_error("reproduce", "no data for '%s' (%s)", paper,
+				      data ? strerror(errno) :
+				      "papers: carve, rec, dualopt, scalegpu, coda, or all");
+	memset(p, 0, sizeof(*p));
+	ret = ng_rp_parse(f, data ? data : path, p);
+	fclose(f);
+	if (ret)
+		return ret;
+	if (!out) {
+		snprintf(outbuf, sizeof(outbuf), "reproduce-%s", paper);
+		out = outbuf;
+	}
+	sv[sc++] = "--system";
+	sv[sc++] = p->preset;
+	nbase = sc - 1;
+	sv[sc++] = "--workloads";
+	sv[sc++] = p->workloads;
+	sv[sc++] = "--systems";
+	sv[sc++] = p->systems;
+	sv[sc++] = "--out";
+	sv[sc++] = (char *)out;
+	sv[sc] = NULL;
+	ret = ng_sweep_main(sc, sv, &missing);
+	if (ret == NG_EXIT_USAGE)
+		return ret;
+	sret = ng_interrupted() ? ret : ng_rp_run_sweeps(out, p, sv + 1, nbase, &missing);
+	if (sret == NG_EXIT_USAGE)
+		return sret;
+	if (sret > ret)
+		ret = sret;
+	if (ng_interrupted()) {
+		fprintf(stderr, "ngemu reproduce %s: stopped by %s before its report; the points with a result are kept in %s: run the same command again to run the rest\n",
+			paper, ng_interrupted() == SIGINT ? "SIGINT" : "SIGTERM", out);
+		return ng_interrupt_status(ng_interrupted());
+	}
+	n = ng_rp_read_rows(out, r, RP_MAX_ROWS);
+	for (unsigned int i = 0; i < p->n; i++) {
+		struct rp_claim *c = &p->c[i];
+
+		c->ngemu = evaluate(p, c, r, n);
+		c->shown = c->ngemu > 0 &&
+			   (c->ngemu - 1) * (c->paper - 1) > 0;
+		shown += c->shown;
+	}
+	sizes_of(p, argv, argc, sizes, sizeof(sizes));
+	if (write_outputs(out, paper, p, shown, r, n, sizes))
+		return NG_EXIT_FAIL;
+	printf("ngemu reproduce %s: %u of %u claims in the paper's direction, %zu points without a result: %s/report.md\n",
+	       paper, shown, p->n, missing, out);
+	if (missing && ret == NG_EXIT_OK)
+		ret = NG_EXIT_FAIL;
+	/* every run verified, and ngemu differs: not a failure of a run */
+	if (ret == NG_EXIT_OK && shown < p->n)
+		ret = NG_EXIT_DIFFERS;
+	return ret;
+}
+
+/*
+ * Every paper in turn, each into OUT/PAPER (or reproduce-PAPER), then one
+ * table of all their claims. The worst exit status: a failed run's over
+ * a claim not shown.
+ */
+static int run_all(const char *out, const char *data, char **sv, int sc,
+		   int argc, char **argv, struct rp_paper *p, struct rp_row *r)
+{
+	struct rp_paper *all = calloc(NG_RP_PAPERS, sizeof(*all));
+	char dir[NG_RP_PAPERS][512], file[1024];
+	int ret = NG_EXIT_OK, bad = 0;
+	unsigned int done = 0;
+
+	if (!all)
+		return NG_EXIT_FAIL;
+	if (out && mkdir(out, 0755) && errno != EEXIST) {
+		fprintf(stderr, "ngemu reproduce: %s: %s\n", out, strerror(errno));
+		free(all);
+		return NG_EXIT_FAIL;
+	}
+	for (; done < NG_RP_PAPERS; done++) {
+		int st;
+
+		snprintf(dir[done], sizeof(dir[done]), "%s%sreproduce-%s",
+			 out ? out : "", out ? "/" : "", ng_rp_papers[done]);
+		snprintf(file, sizeof(file), "%s/%s.txt", data ? data : "",
+			 ng_rp_papers[done]);
+		st = run_paper(ng_rp_papers[done], data ? file : NULL, dir[done],
+			       sv, sc, argc, argv, p, r);
+		all[done] = *p;
+		if (st == NG_EXIT_USAGE || ng_interrupted()) {
+			free(all);
+			return st;
+		}
+		if (st == NG_EXIT_FAIL)
+			ret = NG_EXIT_FAIL;
+		else if (st == NG_EXIT_DIFFERS && ret == NG_EXIT_OK)
+			ret = NG_EXIT_DIFFERS;
+	}
+	bad = ng_rp_write_summary(out ? out : ".", all, dir, NG_RP_PAPERS);
+	free(all);
+	return bad ? NG_EXIT_FAIL : ret;
+}
+
 int ng_cmd_reproduce(int argc, char **argv)
 {
 	struct rp_paper *p = calloc(1, sizeof(*p));
 	struct rp_row *r = calloc(RP_MAX_ROWS, sizeof(*r));
 	const char *paper = NULL, *out = NULL, *data = NULL;
-	char path[1024], outbuf[256], sizes[512], *sv[RP_MAX_ARGS];
-	unsigned int n, shown = 0;
-	size_t missing = 0;
-	int sc = 0, nbase, sret, ret = NG_EXIT_USAGE;
-	FILE *f;
+	char *sv[RP_MAX_ARGS];
+	int sc = 0, ret = NG_EXIT_USAGE;
 
 	if (!p || !r) {
 		free(p);
@@ -307,71 +429,14 @@ int ng_cmd_reproduce(int argc, char **argv)
 			sv[sc++] = argv[i];
 	}
 	if (!paper) {
-		ret = ng_usage_error("reproduce", "which paper? (carve, rec, dualopt, scalegpu or coda)");
+		ret = ng_usage_error("reproduce", "which paper? (carve, rec, dualopt, scalegpu, coda or all)");
 		goto out;
 	}
-	f = data ? fopen(data, "r") : open_data(paper, path, sizeof(path));
-	if (!f) {
-		ret = ng_usage_error("reproduce", "no data for '%s' (%s)", paper,
-				     data ? strerror(errno) :
-				     "papers: carve, rec, dualopt, scalegpu, coda");
+	if (!strcmp(paper, "all")) {
+		ret = run_all(out, data, sv, sc, argc, argv, p, r);
 		goto out;
 	}
-	ret = ng_rp_parse(f, data ? data : path, p);
-	fclose(f);
-	if (ret)
-		goto out;
-	if (!out) {
-		snprintf(outbuf, sizeof(outbuf), "reproduce-%s", paper);
-		out = outbuf;
-	}
-	sv[sc++] = "--system";
-	sv[sc++] = p->preset;
-	nbase = sc - 1;
-	sv[sc++] = "--workloads";
-	sv[sc++] = p->workloads;
-	sv[sc++] = "--systems";
-	sv[sc++] = p->systems;
-	sv[sc++] = "--out";
-	sv[sc++] = (char *)out;
-	sv[sc] = NULL;
-	ret = ng_sweep_main(sc, sv, &missing);
-	if (ret == NG_EXIT_USAGE)
-		goto out;
-	sret = ng_interrupted() ? ret : ng_rp_run_sweeps(out, p, sv + 1, nbase, &missing);
-	if (sret == NG_EXIT_USAGE) {
-		ret = sret;
-		goto out;
-	}
-	if (sret > ret)
-		ret = sret;
-	if (ng_interrupted()) {
-		fprintf(stderr, "ngemu reproduce %s: stopped by %s before its report; the points with a result are kept in %s: run the same command again to run the rest\n",
-			paper, ng_interrupted() == SIGINT ? "SIGINT" : "SIGTERM", out);
-		ret = ng_interrupt_status(ng_interrupted());
-		goto out;
-	}
-	n = ng_rp_read_rows(out, r, RP_MAX_ROWS);
-	for (unsigned int i = 0; i < p->n; i++) {
-		struct rp_claim *c = &p->c[i];
-
-		c->ngemu = evaluate(p, c, r, n);
-		c->shown = c->ngemu > 0 &&
-			   (c->ngemu - 1) * (c->paper - 1) > 0;
-		shown += c->shown;
-	}
-	sizes_of(p, argv, argc, sizes, sizeof(sizes));
-	if (write_outputs(out, paper, p, shown, r, n, sizes)) {
-		ret = NG_EXIT_FAIL;
-		goto out;
-	}
-	printf("ngemu reproduce %s: %u of %u claims in the paper's direction, %zu points without a result: %s/report.md\n",
-	       paper, shown, p->n, missing, out);
-	if (missing && ret == NG_EXIT_OK)
-		ret = NG_EXIT_FAIL;
-	/* every run verified, and ngemu differs: not a failure of a run */
-	if (ret == NG_EXIT_OK && shown < p->n)
-		ret = NG_EXIT_DIFFERS;
+	ret = run_paper(paper, data, out, sv, sc, argc, argv, p, r);
 out:
 	free(p);
 	free(r);

@@ -76,6 +76,20 @@ struct rp_row {
 	double t, remote, bytes, link;
 };
 
+/* The papers ngemu reproduces, in the order reproduce all runs them. */
+#define NG_RP_PAPERS	5
+extern const char *const ng_rp_papers[NG_RP_PAPERS];
+
+/*
+ * reproduce all's last table: every claim of the @n papers @p (whose
+ * reports are in @dirs) with the paper's value, ngemu's, their ratio,
+ * shown or not and where to look, on stdout and in DIR/reproduce-
+ * summary.md, .csv and .json (each whole or not at all). 0 or -1 after a
+ * message.
+ */
+int ng_rp_write_summary(const char *dir, const struct rp_paper *p,
+			const char (*dirs)[512], unsigned int n);
+
 /* A paper's data file; 0 or the usage error's exit status. */
 int ng_rp_parse(FILE *f, const char *path, struct rp_paper *p);
 

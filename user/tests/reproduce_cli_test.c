@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -359,6 +360,91 @@ TEST_F(rep, a_claims_mean_is_the_one_it_names_over_verified_runs)
 	EXPECT_NE(NULL, strstr(claims, ",amean,2,\"rwshare\"\n")) TH_LOG("%s", claims);
 	free(res);
 	free(claims);
+}
+
+/*
+ * reproduce all: the five papers in turn, each into its folder, and one
+ * table of every claim at the end (here each paper's data file is a
+ * one-claim file of the test's own, in a --data folder).
+ */
+TEST_F(rep, all_ends_with_one_table_of_every_claim)
+{
+	static const char *const files[5][2] = {
+		{ "carve", "preset carve\nreference numa-gpu\nworkloads spmv\nsystems numa-gpu,carve-hwc\n"
+			   "claim c-hwc | s | speedup gmean | carve-hwc | 2 | rdc.hits\n" },
+		{ "rec", "preset rec\nreference dir\nworkloads st\nsystems dir,rec\n"
+			 "claim r-rec | s | speedup gmean | rec | 1.3 | dir.evictions\n" },
+		{ "dualopt", "preset dualopt\nreference baseline\nworkloads spmv\nsystems baseline,coalesce\n"
+			     "claim d-bytes | s | traffic hmean | coalesce | 3 | codec.packets\n" },
+		{ "scalegpu", "preset scalegpu\nreference full\nworkloads vectoradd\nsystems full,scalegpu\n"
+			      "claim s-scale | s | speedup gmean | scalegpu | 1.08 | link.host_bytes\n" },
+		{ "coda", "preset coda\nreference fgp\nworkloads km\nsystems fgp,coda-uncapped\n"
+			  "claim k-coda | s | remote amean | coda-uncapped | 0.6 | core.remote\n" },
+	};
+	char data[128], path[192], *sum, *csv;
+	unsigned int rows = 0;
+
+	snprintf(data, sizeof(data), "%s/data", self->dir);
+	ASSERT_EQ(0, mkdir(data, 0755));
+	for (int i = 0; i < 5; i++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/%s.txt", data, files[i][0]);
+		f = fopen(path, "w");
+		ASSERT_NE(NULL, f);
+		fputs(files[i][1], f);
+		fclose(f);
+	}
+	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("reproduce", "all", "--data", data,
+					     "--out", self->out, "--size", "256K",
+					     "--iters", "1")));
+	/* d-bytes: coalescing moves fewer bytes, not 3x more: not shown */
+	EXPECT_EQ(3, self->r.status) TH_LOG("%s", self->r.err);
+	EXPECT_NE(NULL, strstr(self->r.out, "of 5 claims in the paper's direction"))
+		TH_LOG("%s", self->r.out);
+	EXPECT_NE(NULL, strstr(self->r.out, "d-bytes")) TH_LOG("%s", self->r.out);
+	snprintf(path, sizeof(path), "%s/reproduce-coda", self->out);
+	csv = file(path, "claims.csv");
+	sum = file(self->out, "reproduce-summary.csv");
+	EXPECT_NE(NULL, strstr(sum, "dualopt,d-bytes,\"s\",traffic,hmean,coalesce,baseline,3,"))
+		TH_LOG("%s", sum);
+	/* each row's ngemu value is its paper's own report's */
+	for (int i = 0; i < 5; i++) {
+		char *own, id[32], pat[48];
+		const char *a, *b;
+
+		snprintf(path, sizeof(path), "%s/reproduce-%s", self->out,
+			 files[i][0]);
+		own = file(path, "claims.csv");
+		ASSERT_NE(NULL, own);
+		sscanf(strstr(files[i][1], "claim ") + 6, "%31s", id);
+		snprintf(pat, sizeof(pat), "%s,", id);
+		a = strstr(own, pat);
+		b = strstr(sum, pat);
+		ASSERT_NE(NULL, a) TH_LOG("%s", own);
+		ASSERT_NE(NULL, b) TH_LOG("%s", sum);
+		/* ...,paper,ngemu in both: the claims' and the summary's */
+		a = strstr(a, "\",");
+		a = a ? strstr(a + 2, "\",") : NULL;
+		b = strstr(b, "\",");
+		for (int k = 0; b && k < 4; k++)
+			b = strchr(b + 2 - !!k, ',');
+		ASSERT_NE(NULL, a);
+		ASSERT_NE(NULL, b);
+		/* ",PAPER,NGEMU," in both */
+		EXPECT_EQ(0, strncmp(a + 1, b, strcspn(strchr(a + 2, ',') + 1, ",") +
+					     (size_t)(strchr(a + 2, ',') + 1 - (a + 1))))
+			TH_LOG("%s: %.20s against %.20s", id, a + 1, b);
+		rows++;
+		free(own);
+	}
+	EXPECT_EQ(5, rows);
+	free(csv);
+	free(sum);
+	sum = file(self->out, "reproduce-summary.md");
+	EXPECT_NE(NULL, strstr(sum, "| [coda](reproduce-coda/report.md) | k-coda (remote) |"))
+		TH_LOG("%s", sum);
+	free(sum);
 }
 
 TEST_F(rep, bad_input_is_a_usage_error)
