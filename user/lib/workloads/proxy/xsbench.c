@@ -159,7 +159,11 @@ struct xs_lane {
 	int32_t ig;
 };
 
-/* Warp @w's lanes in @m alone load @size bytes at addr[lane] into @buf. */
+/*
+ * Warp @w's lanes in @m alone load @size bytes at addr[lane] into @buf,
+ * the others masked as a branch masks them: on @w itself, so that its
+ * wait and its count of memory operations (a wavefront's pairing) see it.
+ */
 static void xs_ld(struct ng_warp *w, uint32_t m, const uintptr_t *addr,
 		  unsigned int size, void *buf)
 {
