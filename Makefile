@@ -238,7 +238,7 @@ bench: user
 # other failure stops it.
 .PHONY: bench-carve
 bench-carve: user
-	$(Q)for w in hotspot spmv bfs randaccess rwshare xsbench; do \
+	$(Q)for w in hotspot spmv bfs randaccess rwshare xsbench alexnet-conv; do \
 		$(NGEMU) bench --compare $$w $(BENCH_ARGS) || exit 1; \
 		echo; \
 	done
