@@ -222,7 +222,7 @@ static int write_outputs(const char *out, const char *paper,
 			c->id, c->metric, ng_rp_mean_names[c->mean], c->source,
 			c->sys, c->ref, c->wls[0] ? ", on " : "", c->wls,
 			c->paper, c->ngemu, ratio, dir, c->used, c->total,
-			c->left_out[0] ? "; not verified: " : "", c->left_out,
+			c->left_out[0] ? "; left out: " : "", c->left_out,
 			c->explain);
 		ng_json_object_begin(&j);
 		ng_json_kv_string(&j, "claim", c->id);
@@ -248,7 +248,8 @@ static int write_outputs(const char *out, const char *paper,
 		"traffic: link bytes, remote: remote requests' share, link-share: share of\n"
 		"requests served over a link, each the system's / the reference's. Each claim\n"
 		"names its mean over the workloads: gmean, amean or hmean of the ratios, or sums\n"
-		"(the ratio of their sums); only workloads whose runs verified enter it.\n"
+		"(the ratio of their sums); only workloads whose runs verified and whose ratio\n"
+		"is defined enter it (the others are named as left out).\n"
 		"A claim is shown when ngemu's ratio is on the same side of 1 as the paper's.\n\n"
 		"![speed-up over %s per workload](plot.svg)\n\n"
 		"Raw results: results.csv, results.json, points/ (one file per run);\n"

@@ -30,12 +30,15 @@ extern const char *const ng_rp_mean_names[4];
 
 /* A headline claim: a ratio over workloads, the paper's and ngemu's. */
 struct rp_claim {
-	char id[48], source[48], metric[24], sys[32], ref[32], explain[256];
+	char id[48], source[128], metric[24], sys[32], ref[32], explain[256];
 	char wls[512];			/* the workloads it is about; "": all */
 	enum rp_mean_kind mean;
 	double paper, ngemu;
 	bool shown;
-	/* workloads whose runs both verified (only they enter the mean) */
+	/*
+	 * workloads in the mean: both runs verified and the ratio defined
+	 * (a reference with no remote request has no remote ratio)
+	 */
 	unsigned int used, total;
 	char left_out[256];		/* the others, comma-separated */
 };

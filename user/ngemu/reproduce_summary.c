@@ -62,7 +62,7 @@ static void markdown(FILE *f, const struct rp_paper *p,
 				ng_rp_mean_names[c->mean], c->paper, c->ngemu,
 				over_paper(c), c->shown ? "shown" : "not shown",
 				c->used, c->total,
-				c->left_out[0] ? "; not verified: " : "",
+				c->left_out[0] ? "; left out: " : "",
 				c->left_out, c->explain);
 		}
 }
