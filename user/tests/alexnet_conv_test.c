@@ -13,38 +13,19 @@
 
 #include "ng_test.h"
 
-#include "ngemu/config.h"
-#include "ngemu/runtime/system.h"
-#include "ngemu/workloads/workload.h"
+#include "bench_run.h"
 
 /* An output image: 256 channels of 27 x 27 */
 #define OUT_IMG (256 * 27 * 27)
 /* 256 filters of 48 x 5 x 5 and their biases */
 #define FILTER_BYTES ((256 * 48 * 25 + 256) * 4)
 
+/* The carve preset at the scaled regime's sizes, all its SMs; @kv on top. */
 static int run_conv(const char *const *kv, struct ng_bench_opts *o,
 		    struct ng_bench_result *r, char *err, size_t errlen)
 {
-	struct ng_config cfg;
-	struct ng_system *sys;
-	int ret;
-
-	if (ng_config_preset(&cfg, "carve", err, errlen))
-		return -EINVAL;
-	cfg.page = 64 << 10;
-	cfg.l2_size = 256 << 10;
-	cfg.mem_per_gpu = 64 << 20;
-	cfg.deterministic = true;
-	for (; kv && kv[0]; kv += 2)
-		if (ng_config_set(&cfg, kv[0], kv[1], err, errlen))
-			return -EINVAL;
-	ret = ng_system_create(&sys, &cfg, err, errlen);
-	if (ret)
-		return ret;
-	ret = ng_bench_run(sys, ng_workload_find("alexnet-conv"), o, r, err,
-			   errlen);
-	ng_system_destroy(sys);
-	return ret;
+	return bench_run("carve", BENCH_SCALED, kv,
+			 ng_workload_find("alexnet-conv"), o, r, err, errlen);
 }
 
 TEST(the_filters_are_read_remotely_and_an_rdc_keeps_them)

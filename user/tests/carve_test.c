@@ -15,32 +15,16 @@
 #include "ngemu/runtime/system.h"
 #include "ngemu/workloads/workload.h"
 
+#include "bench_run.h"
+
 /* ---- whole workloads ---------------------------------------------- */
 
+/* @name at its defaults under carve at the scaled regime, one SM a GPU. */
 static int run_wl(const char *name, const char *const *kv,
 		  struct ng_bench_result *r, char *err, size_t errlen)
 {
-	struct ng_config cfg;
-	struct ng_system *sys;
-	struct ng_bench_opts o = { 0 };
-	int ret;
-
-	if (ng_config_preset(&cfg, "carve", err, errlen))
-		return -EINVAL;
-	cfg.sms = 1;
-	cfg.page = 64 << 10;
-	cfg.l2_size = 256 << 10;
-	cfg.mem_per_gpu = 64 << 20;
-	cfg.deterministic = true;
-	for (; kv && kv[0]; kv += 2)
-		if (ng_config_set(&cfg, kv[0], kv[1], err, errlen))
-			return -EINVAL;
-	ret = ng_system_create(&sys, &cfg, err, errlen);
-	if (ret)
-		return ret;
-	ret = ng_bench_run(sys, ng_workload_find(name), &o, r, err, errlen);
-	ng_system_destroy(sys);
-	return ret;
+	return bench_run("carve", BENCH_SCALED | BENCH_ONE_SM, kv,
+			 ng_workload_find(name), NULL, r, err, errlen);
 }
 
 TEST(rwshare_fails_without_coherence_and_verifies_with_it)

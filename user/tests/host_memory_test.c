@@ -18,29 +18,14 @@
 #include "ngemu/runtime/system.h"
 #include "ngemu/workloads/workload.h"
 
+#include "bench_run.h"
+
 /* Run @wl under @preset with @kv set; -errno for a config that cannot run. */
 static int run(const char *preset, const struct ng_workload *wl,
 	       const char *const *kv, struct ng_bench_result *r, char *err,
 	       size_t errlen)
 {
-	struct ng_config cfg;
-	struct ng_system *sys;
-	struct ng_bench_opts o = { 0 };
-	int ret;
-
-	if (ng_config_preset(&cfg, preset, err, errlen))
-		return -EINVAL;
-	cfg.deterministic = true;
-	for (; kv && kv[0]; kv += 2)
-		if (ng_config_set(&cfg, kv[0], kv[1], err, errlen))
-			return -EINVAL;
-	ret = ng_system_create(&sys, &cfg, err, errlen);
-	if (ret)
-		return ret;
-	memset(r, 0, sizeof(*r));
-	ret = ng_bench_run(sys, wl, &o, r, err, errlen);
-	ng_system_destroy(sys);
-	return ret;
+	return bench_run(preset, 0, kv, wl, NULL, r, err, errlen);
 }
 
 TEST(every_workload_verifies_in_host_memory_under_every_preset)

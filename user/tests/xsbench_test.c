@@ -12,9 +12,7 @@
 
 #include "ng_test.h"
 
-#include "ngemu/config.h"
-#include "ngemu/runtime/system.h"
-#include "ngemu/workloads/workload.h"
+#include "bench_run.h"
 
 /*
  * The carve preset in `ngemu bench --compare`'s scaled regime (64 KiB
@@ -23,26 +21,8 @@
 static int run(const char *const *kv, struct ng_bench_opts *o,
 	       struct ng_bench_result *r, char *err, size_t errlen)
 {
-	struct ng_config cfg;
-	struct ng_system *sys;
-	int ret;
-
-	if (ng_config_preset(&cfg, "carve", err, errlen))
-		return -EINVAL;
-	cfg.sms = 1;
-	cfg.page = 64 << 10;
-	cfg.l2_size = 256 << 10;
-	cfg.mem_per_gpu = 64 << 20;
-	cfg.deterministic = true;
-	for (; kv && kv[0]; kv += 2)
-		if (ng_config_set(&cfg, kv[0], kv[1], err, errlen))
-			return -EINVAL;
-	ret = ng_system_create(&sys, &cfg, err, errlen);
-	if (ret)
-		return ret;
-	ret = ng_bench_run(sys, ng_workload_find("xsbench"), o, r, err, errlen);
-	ng_system_destroy(sys);
-	return ret;
+	return bench_run("carve", BENCH_SCALED | BENCH_ONE_SM, kv,
+			 ng_workload_find("xsbench"), o, r, err, errlen);
 }
 
 TEST(most_requests_are_remote_and_the_rdc_keeps_them)

@@ -48,7 +48,7 @@
  */
 #include <stdlib.h>
 
-#include "workloads/wl.h"
+#include "workloads/rodinia/frontier.h"
 
 #define BF_BLOCK	256
 #define BF_D		8
@@ -77,14 +77,8 @@
 #define BF_LEVEL_BYTES	2
 #define BF_REACH_BYTES	(8 + 4 + 1 + BF_D * (4 + 1) + 4 + 1 + 3)
 
-_Static_assert(sizeof(bool) == 1, "Rodinia's flags are one byte each");
-
-struct bf_node {
-	int32_t starting, no_of_edges;
-};
-
 struct bf_args {
-	struct bf_node *nodes;
+	struct rf_node *nodes;
 	int32_t *edges, *cost;
 	bool *mask, *updating, *visited, *over;
 	uint64_t n, seed;
@@ -97,24 +91,13 @@ static uint32_t bf_nb(const struct bf_args *a, uint64_t v, unsigned int k)
 	return (uint32_t)(wlc_hash(a->seed * 977 + v * BF_D + k) % a->n);
 }
 
-/* addr[lane] = &base[i0 + lane] (elements of @size bytes), active lanes. */
-static void bf_at(const struct ng_warp *w, const void *base, uint64_t i0,
-		  unsigned int size, uintptr_t addr[NG_WARP])
-{
-	for (uint32_t m = w->active; m; m &= m - 1) {
-		unsigned int l = (unsigned int)__builtin_ctz(m);
-
-		addr[l] = (uintptr_t)base + (i0 + l) * size;
-	}
-}
-
 /* Untimed: the CSR graph, each block writing its own vertices' part. */
 static void bf_init(struct ng_block *b, void *p)
 {
 	const struct bf_args *a = p;
 
 	for (unsigned int wi = 0; wi < b->nwarps; wi++) {
-		struct bf_node nd[NG_WARP];
+		struct rf_node nd[NG_WARP];
 		int32_t e[NG_WARP];
 		struct ng_warp w;
 		uint64_t i0;
@@ -123,7 +106,7 @@ static void bf_init(struct ng_block *b, void *p)
 		if (!wlc_lanes(&w, a->n, BF_BLOCK, &i0))
 			break;
 		for (unsigned int l = 0; l < w.nlanes; l++)
-			nd[l] = (struct bf_node){ (int32_t)((i0 + l) * BF_D), BF_D };
+			nd[l] = (struct rf_node){ (int32_t)((i0 + l) * BF_D), BF_D };
 		ng_st_contig(&w, a->nodes + i0, sizeof(nd[0]), nd);
 		/* the warp's BF_D x nlanes edges, nlanes words a store */
 		for (unsigned int k = 0; k < BF_D; k++) {
@@ -163,30 +146,6 @@ static void bf_reset(struct ng_block *b, void *p)
 }
 
 /*
- * Every warp of @b that has vertices loads its lanes' byte flags of @flags
- * into @fl, after @insts of arithmetic; returns the warps, with their
- * first vertices in @i0. Nobody waits yet: the phase's loads overlap.
- */
-static unsigned int bf_load_flags(struct ng_block *b, const struct bf_args *a,
-				  const bool *flags, unsigned int insts,
-				  struct ng_warp w[BF_WARPS],
-				  uint64_t i0[BF_WARPS],
-				  bool fl[BF_WARPS][NG_WARP])
-{
-	unsigned int nw = 0;
-
-	for (unsigned int wi = 0; wi < b->nwarps && wi < BF_WARPS; wi++) {
-		ng_warp_get(b, wi, &w[wi]);
-		if (!wlc_lanes(&w[wi], a->n, BF_BLOCK, &i0[wi]))
-			break;
-		ng_warp_compute(&w[wi], insts);
-		ng_ld_contig(&w[wi], flags + i0[wi], 1, fl[wi]);
-		nw = wi + 1;
-	}
-	return nw;
-}
-
-/*
  * Rodinia's Kernel, phase by phase over the block's warps, as its warps
  * overlap on a GPU: every warp loads its mask, then each waits for it
  * before its frontier lanes load their node. Edge k of every frontier
@@ -201,9 +160,9 @@ static unsigned int bf_load_flags(struct ng_block *b, const struct bf_args *a,
 static void bf_kernel(struct ng_block *b, void *p)
 {
 	const struct bf_args *a = p;
-	struct bf_node nd[BF_WARPS][NG_WARP];
+	struct rf_node nd[BF_WARPS][NG_WARP];
 	int32_t cost[BF_WARPS][NG_WARP], id[BF_WARPS][NG_WARP];
-	int32_t most[BF_WARPS], all = 0;
+	int32_t most[BF_WARPS], all;
 	bool fl[BF_WARPS][NG_WARP], yes[NG_WARP];
 	uintptr_t addr[BF_WARPS][NG_WARP];
 	struct ng_warp w[BF_WARPS], t[BF_WARPS], s[BF_WARPS];
@@ -212,55 +171,17 @@ static void bf_kernel(struct ng_block *b, void *p)
 
 	for (unsigned int l = 0; l < NG_WARP; l++)
 		yes[l] = true;
-	nw = bf_load_flags(b, a, a->mask, BF_INSTS, w, i0, fl);
-	for (unsigned int wi = 0; wi < nw; wi++) {
-		uint32_t front = 0;
-
-		ng_warp_wait(&w[wi]);
-		for (unsigned int l = 0; l < w[wi].nlanes; l++)
-			if (fl[wi][l])
-				front |= 1u << l;
-		/* from here on the warp's lanes are its frontier's */
-		w[wi].active = front;
-		if (!front)
-			continue;
-		ng_warp_compute(&w[wi], BF_FRONT_INSTS);
-		bf_at(&w[wi], a->mask, i0[wi], 1, addr[wi]);
-		ng_st(&w[wi], addr[wi], 1, bf_false);
-		bf_at(&w[wi], a->nodes, i0[wi], sizeof(nd[0][0]), addr[wi]);
-		ng_ld(&w[wi], addr[wi], sizeof(nd[0][0]), nd[wi]);
-	}
-	for (unsigned int wi = 0; wi < nw; wi++) {
-		most[wi] = 0;
-		if (!w[wi].active)
-			continue;
-		ng_warp_wait(&w[wi]);
-		for (uint32_t m = w[wi].active; m; m &= m - 1) {
-			unsigned int l = (unsigned int)__builtin_ctz(m);
-
-			if (nd[wi][l].no_of_edges > most[wi])
-				most[wi] = nd[wi][l].no_of_edges;
-		}
-		if (most[wi] > all)
-			all = most[wi];
-	}
+	nw = rf_load_flags(b, a->n, BF_BLOCK, a->mask, BF_INSTS, w, i0, fl);
+	for (unsigned int wi = 0; wi < nw; wi++)
+		rf_frontier(&w[wi], fl[wi], BF_FRONT_INSTS, a->mask, a->nodes,
+			    i0[wi], addr[wi], nd[wi]);
+	all = rf_most_edges(nw, w, nd, most);
 	for (int32_t k = 0; k < all; k++) {
 		for (unsigned int wi = 0; wi < nw; wi++) {
 			if (k >= most[wi])
 				continue;
-			t[wi] = w[wi];
-			t[wi].active = 0;
-			for (uint32_t m = w[wi].active; m; m &= m - 1) {
-				unsigned int l = (unsigned int)__builtin_ctz(m);
-
-				if (k >= nd[wi][l].no_of_edges)
-					continue;
-				t[wi].active |= 1u << l;
-				addr[wi][l] = (uintptr_t)(a->edges +
-							  nd[wi][l].starting + k);
-			}
-			ng_warp_compute(&t[wi], BF_EDGE_INSTS);
-			ng_ld(&t[wi], addr[wi], 4, id[wi]);
+			rf_load_edge(&t[wi], &w[wi], nd[wi], k, a->edges,
+				     BF_EDGE_INSTS, addr[wi], id[wi]);
 		}
 		for (unsigned int wi = 0; wi < nw; wi++) {
 			if (k >= most[wi])
@@ -293,7 +214,7 @@ static void bf_kernel(struct ng_block *b, void *p)
 			 * an L1, where the preset has one, serves the reloads
 			 */
 			ng_warp_compute(&s[wi], BF_VISIT_INSTS);
-			bf_at(&s[wi], a->cost, i0[wi], 4, addr[wi]);
+			rf_at(&s[wi], a->cost, i0[wi], 4, addr[wi]);
 			ng_ld(&s[wi], addr[wi], 4, cost[wi]);
 		}
 		for (unsigned int wi = 0; wi < nw; wi++) {
@@ -327,36 +248,25 @@ static void bf_kernel(struct ng_block *b, void *p)
 static void bf_kernel2(struct ng_block *b, void *p)
 {
 	const struct bf_args *a = p;
-	bool up[BF_WARPS][NG_WARP], yes[NG_WARP];
+	bool up[BF_WARPS][NG_WARP];
 	uintptr_t addr[NG_WARP];
 	struct ng_warp w[BF_WARPS];
 	uint64_t i0[BF_WARPS];
 	unsigned int nw;
 
-	for (unsigned int l = 0; l < NG_WARP; l++)
-		yes[l] = true;
-	nw = bf_load_flags(b, a, a->updating, BF2_INSTS, w, i0, up);
+	nw = rf_load_flags(b, a->n, BF_BLOCK, a->updating, BF2_INSTS, w, i0, up);
 	for (unsigned int wi = 0; wi < nw; wi++) {
 		struct ng_warp s = w[wi];
 
 		ng_warp_wait(&w[wi]);
-		s.active = 0;
-		for (unsigned int l = 0; l < w[wi].nlanes; l++)
-			if (up[wi][l])
-				s.active |= 1u << l;
+		s.active = rf_flagged(&w[wi], up[wi]);
 		if (!s.active)
 			continue;
 		ng_warp_compute(&s, BF2_FOUND_INSTS);
-		bf_at(&s, a->mask, i0[wi], 1, addr);
-		ng_st(&s, addr, 1, yes);
-		bf_at(&s, a->visited, i0[wi], 1, addr);
-		ng_st(&s, addr, 1, yes);
-		/* every lane the same byte: one word of one line */
-		for (uint32_t m = s.active; m; m &= m - 1)
-			addr[__builtin_ctz(m)] = (uintptr_t)a->over;
-		ng_st(&s, addr, 1, yes);
-		bf_at(&s, a->updating, i0[wi], 1, addr);
-		ng_st(&s, addr, 1, bf_false);
+		rf_store_flag(&s, a->mask, i0[wi], true, addr);
+		rf_store_flag(&s, a->visited, i0[wi], true, addr);
+		rf_set_over(&s, a->over, addr);
+		rf_store_flag(&s, a->updating, i0[wi], false, addr);
 	}
 }
 
@@ -446,7 +356,7 @@ static int bf_run(struct ng_system *sys, const struct ng_bench_opts *o,
 	}
 	nblocks = (a.n + BF_BLOCK - 1) / BF_BLOCK;
 	/* in the order of Rodinia's cudaMallocs */
-	ret = bf_alloc(&c, &bn, a.n, sizeof(struct bf_node), -1);
+	ret = bf_alloc(&c, &bn, a.n, sizeof(struct rf_node), -1);
 	if (!ret)
 		ret = bf_alloc(&c, &bm, a.n, 1, -1);
 	if (!ret)

@@ -66,7 +66,7 @@
 #include <stdlib.h>
 
 #include "workloads/inputs/graph.h"
-#include "workloads/wl.h"
+#include "workloads/rodinia/frontier.h"
 
 #define SP_BLOCK	512
 #define SP_WARPS	(SP_BLOCK / NG_WARP)
@@ -99,14 +99,8 @@
 #define SP_EDGE_BYTES	(4 + 2 + 4 + 4)
 #define SP_FOUND_BYTES	(4 + 1)
 
-_Static_assert(sizeof(bool) == 1, "the mask and the flag are one byte each");
-
-struct sp_node {
-	uint32_t starting, no_of_edges;
-};
-
 struct sp_args {
-	struct sp_node *nodes;
+	struct rf_node *nodes;
 	uint32_t *edges, *cost, *ucost;
 	uint16_t *weights;
 	bool *mask, *over;
@@ -115,19 +109,6 @@ struct sp_args {
 	const struct wl_graph *g;
 	const uint16_t *hw;
 };
-
-static const bool sp_false[NG_WARP];
-
-/* addr[lane] = &base[i0 + lane] (elements of @size bytes), active lanes. */
-static void sp_at(const struct ng_warp *w, const void *base, uint64_t i0,
-		  unsigned int size, uintptr_t addr[NG_WARP])
-{
-	for (uint32_t m = w->active; m; m &= m - 1) {
-		unsigned int l = (unsigned int)__builtin_ctz(m);
-
-		addr[l] = (uintptr_t)base + (i0 + l) * size;
-	}
-}
 
 /* Untimed: block b writes its vertices' nodes and their rows' edges. */
 static void sp_init(struct ng_block *b, void *p)
@@ -140,7 +121,7 @@ static void sp_init(struct ng_block *b, void *p)
 	if (v1 > a->n)
 		v1 = a->n;
 	for (unsigned int wi = 0; wi < b->nwarps; wi++) {
-		struct sp_node nd[NG_WARP];
+		struct rf_node nd[NG_WARP];
 		uint64_t i0;
 
 		ng_warp_get(b, wi, &w);
@@ -149,7 +130,9 @@ static void sp_init(struct ng_block *b, void *p)
 		for (unsigned int l = 0; l < w.nlanes; l++) {
 			const uint32_t *row = g->row + i0 + l;
 
-			nd[l] = (struct sp_node){ row[0], row[1] - row[0] };
+			/* Rodinia's ints: 2^27 vertices of 15 edges at most */
+			nd[l] = (struct rf_node){ (int32_t)row[0],
+						  (int32_t)(row[1] - row[0]) };
 		}
 		ng_st_contig(&w, a->nodes + i0, sizeof(nd[0]), nd);
 	}
@@ -202,80 +185,32 @@ static void sp_reset(struct ng_block *b, void *p)
 static void sp_kernel(struct ng_block *b, void *p)
 {
 	const struct sp_args *a = p;
-	struct sp_node nd[SP_WARPS][NG_WARP];
-	uint32_t cost[SP_WARPS][NG_WARP], id[SP_WARPS][NG_WARP];
-	uint32_t val[NG_WARP], most[SP_WARPS], all = 0;
+	struct rf_node nd[SP_WARPS][NG_WARP];
+	uint32_t cost[SP_WARPS][NG_WARP], id[SP_WARPS][NG_WARP], val[NG_WARP];
+	int32_t most[SP_WARPS], all;
 	uint16_t wt[SP_WARPS][NG_WARP];
 	bool fl[SP_WARPS][NG_WARP];
 	uintptr_t addr[SP_WARPS][NG_WARP], caddr[SP_WARPS][NG_WARP];
 	struct ng_warp w[SP_WARPS], t[SP_WARPS];
 	uint64_t i0[SP_WARPS];
-	unsigned int nw = 0;
+	unsigned int nw;
 
-	for (unsigned int wi = 0; wi < b->nwarps && wi < SP_WARPS; wi++) {
-		ng_warp_get(b, wi, &w[wi]);
-		if (!wlc_lanes(&w[wi], a->n, SP_BLOCK, &i0[wi]))
-			break;
-		ng_warp_compute(&w[wi], SP_INSTS);
-		ng_ld_contig(&w[wi], a->mask + i0[wi], 1, fl[wi]);
-		nw = wi + 1;
-	}
+	nw = rf_load_flags(b, a->n, SP_BLOCK, a->mask, SP_INSTS, w, i0, fl);
 	for (unsigned int wi = 0; wi < nw; wi++) {
-		uint32_t front = 0;
-
-		ng_warp_wait(&w[wi]);
-		for (unsigned int l = 0; l < w[wi].nlanes; l++)
-			if (fl[wi][l])
-				front |= 1u << l;
-		/* from here on the warp's lanes are its frontier's */
-		w[wi].active = front;
-		if (!front)
+		if (!rf_frontier(&w[wi], fl[wi], SP_FRONT_INSTS, a->mask,
+				 a->nodes, i0[wi], addr[wi], nd[wi]))
 			continue;
-		ng_warp_compute(&w[wi], SP_FRONT_INSTS);
-		sp_at(&w[wi], a->mask, i0[wi], 1, addr[wi]);
-		ng_st(&w[wi], addr[wi], 1, sp_false);
-		sp_at(&w[wi], a->nodes, i0[wi], sizeof(nd[0][0]), addr[wi]);
-		ng_ld(&w[wi], addr[wi], sizeof(nd[0][0]), nd[wi]);
-		sp_at(&w[wi], a->cost, i0[wi], 4, caddr[wi]);
+		rf_at(&w[wi], a->cost, i0[wi], 4, caddr[wi]);
 		ng_ld(&w[wi], caddr[wi], 4, cost[wi]);
 	}
-	for (unsigned int wi = 0; wi < nw; wi++) {
-		most[wi] = 0;
-		if (!w[wi].active)
-			continue;
-		ng_warp_wait(&w[wi]);
-		for (uint32_t m = w[wi].active; m; m &= m - 1) {
-			unsigned int l = (unsigned int)__builtin_ctz(m);
-
-			if (nd[wi][l].no_of_edges > most[wi])
-				most[wi] = nd[wi][l].no_of_edges;
-		}
-		if (most[wi] > all)
-			all = most[wi];
-	}
-	for (uint32_t k = 0; k < all; k++) {
+	all = rf_most_edges(nw, w, nd, most);
+	for (int32_t k = 0; k < all; k++) {
 		for (unsigned int wi = 0; wi < nw; wi++) {
 			if (k >= most[wi])
 				continue;
-			t[wi] = w[wi];
-			t[wi].active = 0;
-			for (uint32_t m = w[wi].active; m; m &= m - 1) {
-				unsigned int l = (unsigned int)__builtin_ctz(m);
-
-				if (k >= nd[wi][l].no_of_edges)
-					continue;
-				t[wi].active |= 1u << l;
-				addr[wi][l] = (uintptr_t)(a->edges +
-							  nd[wi][l].starting + k);
-			}
-			ng_warp_compute(&t[wi], SP_EDGE_INSTS);
-			ng_ld(&t[wi], addr[wi], 4, id[wi]);
-			for (uint32_t m = t[wi].active; m; m &= m - 1) {
-				unsigned int l = (unsigned int)__builtin_ctz(m);
-
-				addr[wi][l] = (uintptr_t)(a->weights +
-							  nd[wi][l].starting + k);
-			}
+			rf_load_edge(&t[wi], &w[wi], nd[wi], k, a->edges,
+				     SP_EDGE_INSTS, addr[wi], id[wi]);
+			rf_row_at(&t[wi], nd[wi], k, a->weights, 2, addr[wi]);
 			ng_ld(&t[wi], addr[wi], 2, wt[wi]);
 			ng_ld(&t[wi], caddr[wi], 4, cost[wi]);
 		}
@@ -312,10 +247,7 @@ static void sp_kernel2(struct ng_block *b, void *p)
 	struct ng_warp w[SP_WARPS];
 	uint64_t i0[SP_WARPS];
 	unsigned int nw = 0;
-	bool yes[NG_WARP];
 
-	for (unsigned int l = 0; l < NG_WARP; l++)
-		yes[l] = true;
 	for (unsigned int wi = 0; wi < b->nwarps && wi < SP_WARPS; wi++) {
 		ng_warp_get(b, wi, &w[wi]);
 		if (!wlc_lanes(&w[wi], a->n, SP_BLOCK, &i0[wi]))
@@ -337,14 +269,10 @@ static void sp_kernel2(struct ng_block *b, void *p)
 			}
 		if (s.active) {
 			ng_warp_compute(&s, SP2_FOUND_INSTS);
-			sp_at(&s, a->cost, i0[wi], 4, addr);
+			rf_at(&s, a->cost, i0[wi], 4, addr);
 			ng_st(&s, addr, 4, cost[wi]);
-			sp_at(&s, a->mask, i0[wi], 1, addr);
-			ng_st(&s, addr, 1, yes);
-			/* every lane the same byte: one word of one line */
-			for (uint32_t m = s.active; m; m &= m - 1)
-				addr[__builtin_ctz(m)] = (uintptr_t)a->over;
-			ng_st(&s, addr, 1, yes);
+			rf_store_flag(&s, a->mask, i0[wi], true, addr);
+			rf_set_over(&s, a->over, addr);
 		}
 		/* Harish's Kernel2 stores every vertex's, changed or not */
 		ng_st_contig(&w[wi], a->ucost + i0[wi], 4, cost[wi]);
@@ -487,7 +415,7 @@ static int sp_run(struct ng_system *sys, const struct ng_bench_opts *o,
 	}
 	nblocks = (a.n + SP_BLOCK - 1) / SP_BLOCK;
 	/* in the order of Harish's cudaMallocs */
-	ret = sp_alloc(&c, &bn, a.n * sizeof(struct sp_node), nblocks, -1);
+	ret = sp_alloc(&c, &bn, a.n * sizeof(struct rf_node), nblocks, -1);
 	if (!ret)
 		ret = sp_alloc(&c, &be, g.m * 4, nblocks, -1);
 	if (!ret)
