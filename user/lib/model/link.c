@@ -74,15 +74,32 @@ ng_ticks ng_host_xfer(struct ng_sm *sm, bool to_gpu, ng_ticks t,
 	       (ng_ticks)(c->host_latency_ns * NG_TICKS_PER_NS);
 }
 
+/*
+ * Count @bytes from @from to @to over route @rt in @from's link use, and
+ * charge each server at @t unless @t is NG_NO_CHARGE.
+ */
+#define NG_NO_CHARGE	UINT64_MAX
+static void use_route(struct ng_model *m, unsigned int from, unsigned int to,
+		      const struct ng_route *rt, ng_ticks t, uint64_t bytes)
+{
+	uint64_t *use = m->link_use + from * m->link_stride;
+
+	use[from * m->ngpus + to] += bytes;
+	for (unsigned int i = 0; i < rt->n; i++) {
+		ng_ticks dur = ng_cost(m, rt->ri[i], bytes);
+
+		use[m->ngpus * m->ngpus + rt->ri[i]] += dur;
+		if (t != NG_NO_CHARGE)
+			ng_resource_charge(m, rt->ri[i], t, dur);
+	}
+}
+
 void ng_link_count(struct ng_model *m, unsigned int from, unsigned int to,
 		   uint64_t bytes)
 {
 	struct ng_route rt = ng_link_route(m, from, to);
-	uint64_t *use = m->link_use + from * m->link_stride;
 
-	use[from * m->ngpus + to] += bytes;
-	for (unsigned int i = 0; i < rt.n; i++)
-		use[m->ngpus * m->ngpus + rt.ri[i]] += ng_cost(m, rt.ri[i], bytes);
+	use_route(m, from, to, &rt, NG_NO_CHARGE, bytes);
 }
 
 /*
@@ -94,9 +111,7 @@ void ng_link_charge(struct ng_model *m, unsigned int from, unsigned int to,
 {
 	struct ng_route rt = ng_link_route(m, from, to);
 
-	ng_link_count(m, from, to, bytes);
-	for (unsigned int i = 0; i < rt.n; i++)
-		ng_resource_charge(m, rt.ri[i], t, ng_cost(m, rt.ri[i], bytes));
+	use_route(m, from, to, &rt, t, bytes);
 }
 
 #define NRES_MAX	(NG_MAX_GPUS + NG_MAX_GPUS * NG_MAX_GPUS + 4 * NG_MAX_GPUS)
