@@ -287,9 +287,20 @@ static struct ng_slot *pick(struct ng_gpu_run *h)
 		}
 		h->cur = r;
 		second = sm_second(r);
+		/*
+		 * Another SM's slots may be up to a slice behind, this SM's
+		 * not: its port and ring are booked in the order of the
+		 * bookings, so a block a slice ahead took them from the
+		 * blocks behind it (bfs's modeled time followed the interval,
+		 * 336.8 us at 250 cycles, 526.8 at 4000).
+		 */
+		until = plus(other, h->q);
+		if (second < until)
+			until = second;
+		if (h->end < until)
+			until = h->end;
 		if (other < second)
 			second = other;
-		until = second < h->end - h->q ? second + h->q : h->end;
 		slot_enter(e);
 		sm->yield_at = until > sm->now ? until : sm->now + 1;
 		sm->block_at = plus(second, h->q);
