@@ -173,12 +173,13 @@ static void slot_leave(struct ng_slot *x)
 
 /*
  * A GPU's slots run to the interval's end h->end: the slot with the
- * earliest clock runs until it is a slice ahead of the next earliest (it
- * gives way at its next model call), and gives way before taking a block
- * while another is more than a slice behind it, so that the GPU's blocks
- * go to its slots in the order of their clocks (within a slice: a slice's
- * worth of work in a row keeps each slot's accesses streaming on the
- * host). A slot whose SM's port is busy past its clock cannot issue before
+ * earliest clock runs until it passes the next earliest of its SM, or is
+ * a slice ahead of any other SM's (it gives way at its next model call;
+ * pick() says why an SM's own keep no slice), and gives way before taking
+ * a block while another is more than a slice behind it, so that the GPU's
+ * blocks go to its slots in the order of their clocks (within a slice: a
+ * slice's worth of work in a row keeps each slot's accesses streaming on
+ * the host). A slot whose SM's port is busy past its clock cannot issue before
  * the port is free: its clock is the port's, and the slots that wait for
  * the port issue in the GPU's slot order. Nothing here depends on other
  * GPUs, so a GPU runs the same on any thread.
