@@ -13,7 +13,9 @@
  * the claim says (reproduce.h, enum rp_mean_kind): speedup (the
  * reference's modeled time / the system's), traffic (the system's link
  * bytes / the reference's), remote and link-share (the system's share of
- * remote requests, of requests served over a link, / the reference's).
+ * remote requests, of requests served over a link, / the reference's),
+ * l2-miss and unnec-inv (REC's counts: L2 misses but cold ones, and the
+ * invalidations a directory eviction sent to lines a sharer still held).
  * Only workloads whose runs verified enter a mean. Its direction is the
  * side of 1 the ratio is on.
  */
@@ -152,7 +154,7 @@ static double evaluate(const struct rp_paper *p, struct rp_claim *c,
 						"%s%s", len ? "," : "", w);
 		}
 	}
-	/* 0: no value, shown as no direction */
+	/* 0 and none used: no value, shown as no direction */
 	return isnan(ng_rp_mean(&m)) ? 0 : ng_rp_mean(&m);
 }
 
@@ -246,7 +248,9 @@ static int write_outputs(const char *out, const char *paper,
 	ng_json_finish(&j);
 	fprintf(md, "\nspeedup: the reference's modeled time / the system's;\n"
 		"traffic: link bytes, remote: remote requests' share, link-share: share of\n"
-		"requests served over a link, each the system's / the reference's. Each claim\n"
+		"requests served over a link, l2-miss: L2 misses but cold ones, unnec-inv:\n"
+		"invalidations a directory eviction sent to lines a sharer held, each the\n"
+		"system's / the reference's. Each claim\n"
 		"names its mean over the workloads: gmean, amean or hmean of the ratios, or sums\n"
 		"(the ratio of their sums); only workloads whose runs verified and whose ratio\n"
 		"is defined enter it (the others are named as left out).\n"
@@ -323,8 +327,8 @@ static int run_paper(const char *paper, const char *data, const char *out,
 		struct rp_claim *c = &p->c[i];
 
 		c->ngemu = evaluate(p, c, r, n);
-		c->shown = c->ngemu > 0 &&
-			   (c->ngemu - 1) * (c->paper - 1) > 0;
+		/* REC removes every unnecessary invalidation: 0 is a value */
+		c->shown = c->used && (c->ngemu - 1) * (c->paper - 1) > 0;
 		shown += c->shown;
 	}
 	sizes_of(p, argv, argc, sizes, sizeof(sizes));

@@ -77,6 +77,8 @@ struct rp_row {
 	char wl[32], sys[32], key[48];
 	bool verified;
 	double t, remote, bytes, link;
+	/* REC's: L2 misses without cold ones, unnecessary invalidations; -1: none */
+	double l2_miss, unnec_inv;
 };
 
 /* The papers ngemu reproduces, in the order reproduce all runs them. */
@@ -107,8 +109,10 @@ const struct rp_row *ng_rp_row(const struct rp_row *r, unsigned int n,
 /*
  * @metric of @a over @b: speedup (@b's modeled time / @a's), traffic
  * (link bytes), remote (share of remote requests), link-share (share of
- * requests served over a link), each @a's / @b's; NAN when undefined
- * (a row missing, or nothing in @b).
+ * requests served over a link), l2-miss (L2 misses, cold ones excluded),
+ * unnec-inv (evict-initiated invalidations of lines a sharer's L2 held),
+ * each @a's / @b's; NAN when undefined (a row missing, a count the runs
+ * do not report, or nothing in @b).
  */
 double ng_rp_ratio(const char *metric, const struct rp_row *a,
 		   const struct rp_row *b);

@@ -34,7 +34,8 @@ const char *const ng_rp_mean_names[4] = {
 static bool metric_ok(const char *m)
 {
 	return !strcmp(m, "speedup") || !strcmp(m, "traffic") ||
-	       !strcmp(m, "remote") || !strcmp(m, "link-share");
+	       !strcmp(m, "remote") || !strcmp(m, "link-share") ||
+	       !strcmp(m, "l2-miss") || !strcmp(m, "unnec-inv");
 }
 
 /*
@@ -374,12 +375,40 @@ int ng_rp_parse(FILE *f, const char *path, struct rp_paper *p)
 	return check_figs(path, p);
 }
 
+/* The columns of results.csv a row reads; the last two only REC's runs have. */
+enum { RC_VERIFIED, RC_T, RC_REMOTE, RC_BYTES, RC_LINK, RC_L2M, RC_UNNEC,
+       RC_N };
+static const char *const rc_name[RC_N] = {
+	"verified", "modeled_s", "remote_fraction", "link_bytes",
+	"link_fraction", "l2_misses", "inv_evict_hits",
+};
+#define RC_MAXF	24
+
+/* @line's comma-separated fields, empty ones kept; their count. */
+static int split_csv(char *line, char **fld)
+{
+	int k = 0;
+
+	for (char *t = line; t && k < RC_MAXF; k++)
+		fld[k] = strsep(&t, ",");
+	return k;
+}
+
+/* A count of @fld's column @c: -1 when the file or the row has none. */
+static double count(char *const *fld, int k, const int *col, int c)
+{
+	int i = col[c];
+
+	return i >= 0 && i < k && fld[i][0] ? strtod(fld[i], NULL) : -1;
+}
+
 unsigned int ng_rp_read_rows(const char *dir, struct rp_row *r,
 			     unsigned int max)
 {
 	char path[1024], line[1024];
+	int col[RC_N], key = -1;
 	unsigned int n = 0;
-	bool keyed = false;
+	bool head = false;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/results.csv", dir);
@@ -387,30 +416,37 @@ unsigned int ng_rp_read_rows(const char *dir, struct rp_row *r,
 	if (!f)
 		return 0;
 	while (fgets(line, sizeof(line), f) && n < max) {
-		char *fld[16], *save = NULL;
-		int k = 0;
+		char *fld[RC_MAXF];
+		int k;
 
 		line[strcspn(line, "\n")] = '\0';
-		for (char *t = strtok_r(line, ",", &save); t && k < 16;
-		     t = strtok_r(NULL, ",", &save))
-			fld[k++] = t;
-		if (!k)
-			continue;
+		k = split_csv(line, fld);
 		if (!strcmp(fld[0], "hash")) {
-			/* hash,workload,system[,KEY],verified,... */
-			keyed = k > 3 && strcmp(fld[3], "verified");
+			/* hash,workload,system[,KEY],verified,...: by name */
+			for (int c = 0; c < RC_N; c++) {
+				col[c] = -1;
+				for (int i = 3; i < k; i++)
+					if (!strcmp(fld[i], rc_name[c]))
+						col[c] = i;
+			}
+			key = k > 3 && strcmp(fld[3], "verified") ? 3 : -1;
+			head = true;
+			for (int c = 0; c <= RC_LINK; c++)
+				head = head && col[c] >= 0;
 			continue;
 		}
-		if (k < 8 + keyed)
+		if (!head || k < 3 || k <= col[RC_LINK])
 			continue;
 		CPY(r[n].wl, fld[1]);
 		CPY(r[n].sys, fld[2]);
-		CPY(r[n].key, keyed ? fld[3] : "");
-		r[n].verified = !strcmp(fld[3 + keyed], "true");
-		r[n].t = strtod(fld[4 + keyed], NULL);
-		r[n].remote = strtod(fld[5 + keyed], NULL);
-		r[n].bytes = strtod(fld[6 + keyed], NULL);
-		r[n].link = strtod(fld[7 + keyed], NULL);
+		CPY(r[n].key, key >= 0 ? fld[key] : "");
+		r[n].verified = !strcmp(fld[col[RC_VERIFIED]], "true");
+		r[n].t = strtod(fld[col[RC_T]], NULL);
+		r[n].remote = strtod(fld[col[RC_REMOTE]], NULL);
+		r[n].bytes = strtod(fld[col[RC_BYTES]], NULL);
+		r[n].link = strtod(fld[col[RC_LINK]], NULL);
+		r[n].l2_miss = count(fld, k, col, RC_L2M);
+		r[n].unnec_inv = count(fld, k, col, RC_UNNEC);
 		n++;
 	}
 	fclose(f);
@@ -452,6 +488,12 @@ bool ng_rp_parts(const char *metric, const struct rp_row *a,
 	} else if (!strcmp(metric, "remote")) {
 		num = a->remote;
 		den = b->remote;
+	} else if (!strcmp(metric, "l2-miss")) {
+		num = a->l2_miss;
+		den = b->l2_miss;
+	} else if (!strcmp(metric, "unnec-inv")) {
+		num = a->unnec_inv;
+		den = b->unnec_inv;
 	} else {
 		num = a->link;
 		den = b->link;

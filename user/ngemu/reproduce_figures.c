@@ -204,6 +204,8 @@ static void metric_label(const char *m, const char *ref, char *buf,
 		snprintf(buf, len, "%s / %s's (ratio)",
 			 !strcmp(m, "traffic") ? "inter-GPU link bytes" :
 			 !strcmp(m, "remote") ? "share of remote requests" :
+			 !strcmp(m, "l2-miss") ? "L2 misses (not cold)" :
+			 !strcmp(m, "unnec-inv") ? "unnecessary invalidations" :
 			 "share of requests served over a link", ref);
 }
 

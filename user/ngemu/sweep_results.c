@@ -66,6 +66,16 @@ static const char *const sw_fields[] = {
 #define SW_NFIELDS (sizeof(sw_fields) / sizeof(sw_fields[0]))
 
 /*
+ * Fields only some systems report (REC's "rec" object: its L2 misses but
+ * cold ones, and the invalidations a directory eviction sent to lines a
+ * sharer still held): blank where a point has none.
+ */
+static const char *const sw_opt_fields[] = {
+	"l2_misses", "inv_evict_hits",
+};
+#define SW_NOPT (sizeof(sw_opt_fields) / sizeof(sw_opt_fields[0]))
+
+/*
  * The end of a JSON document at @t: one value whose brackets and braces
  * all close (outside strings), then only white space; NULL when it is
  * cut short or has anything after it.
@@ -185,6 +195,8 @@ int ng_sweep_gather(struct sweep *s)
 		fprintf(csv, ",%s", s->key[k].name);
 	for (size_t f = 0; f < SW_NFIELDS; f++)
 		fprintf(csv, ",%s", sw_fields[f]);
+	for (size_t f = 0; f < SW_NOPT; f++)
+		fprintf(csv, ",%s", sw_opt_fields[f]);
 	/* the grid keys that change nothing at a row (sweep_inert.c) */
 	if (s->nkey)
 		fprintf(csv, ",inert");
@@ -228,6 +240,14 @@ int ng_sweep_gather(struct sweep *s)
 						  strtod(val, NULL));
 			if (!strcmp(sw_fields[f], "modeled_s"))
 				s->pt[i].modeled_s = strtod(val, NULL);
+		}
+		for (size_t f = 0; f < SW_NOPT; f++) {
+			bool has = field(t, sw_opt_fields[f], val, sizeof(val));
+
+			fprintf(csv, ",%s", has ? val : "");
+			if (has)
+				ng_json_kv_double(&j, sw_opt_fields[f],
+						  strtod(val, NULL));
 		}
 		if (s->nkey)
 			gather_inert(s, p, csv, &j);

@@ -363,6 +363,72 @@ TEST_F(rep, a_claims_mean_is_the_one_it_names_over_verified_runs)
 }
 
 /*
+ * REC's counts: l2-miss and unnec-inv are the arithmetic means of the
+ * systems' counts over the reference's (results.csv's l2_misses, cold
+ * ones excluded, and inv_evict_hits), and a ratio of 0 (REC's directory
+ * sends no eviction to a line a sharer holds) is a value: shown below 1.
+ * A preset whose runs have no such counts gives a claim no value.
+ */
+TEST_F(rep, rec_counts_are_claims)
+{
+	static const char *const wl[2] = { "gemm", "c2d" };
+	double miss = 0, unnec = 0, n = 0, v;
+	char *res, *claims;
+	unsigned int used;
+	FILE *f = fopen(self->data, "w");
+
+	ASSERT_NE(NULL, f);
+	fprintf(f, "preset rec\nreference dir\nworkloads gemm,c2d\nsystems dir,rec\n"
+		"claim miss | s | l2-miss amean | rec | 0.465 | l2.misses\n"
+		"claim unnec | s | unnec-inv amean | rec | 0.156 | dir.inv_evict_hits\n");
+	fclose(f);
+	run_cmd(&self->r, NGEMU("reproduce", "test", "--data", self->data,
+				"--out", self->out, "--size", "512K"));
+	res = file(self->out, "results.csv");
+	claims = file(self->out, "claims.csv");
+	ASSERT_NE(NULL, strstr(res, ",link_fraction,l2_misses,inv_evict_hits\n"))
+		TH_LOG("%s", res);
+	for (unsigned int i = 0; i < 2; i++) {
+		double m0 = result(res, wl[i], "dir", 8);
+		double m1 = result(res, wl[i], "rec", 8);
+		double u0 = result(res, wl[i], "dir", 9);
+		double u1 = result(res, wl[i], "rec", 9);
+
+		ASSERT_LT(0, m0 * u0) TH_LOG("%s", res);
+		ASSERT_LE(0, m1 * u1) TH_LOG("%s", res);
+		miss += m1 / m0;
+		unnec += u1 / u0;
+		n++;
+	}
+	v = claim_value(claims, "miss", &used);
+	EXPECT_GE(1e-5 * v, fabs(miss / n - v)) TH_LOG("%s", claims);
+	EXPECT_EQ(2, used);
+	v = claim_value(claims, "unnec", &used);
+	EXPECT_GE(1e-5, fabs(unnec / n - v)) TH_LOG("%s", claims);
+	EXPECT_EQ(2, used);
+	if (v == 0)
+		EXPECT_NE(NULL, strstr(claims, ",0.156,0,0,shown,")) TH_LOG("%s", claims);
+	free(res);
+	free(claims);
+
+	/* CARVE's runs count neither: no value, no direction */
+	f = fopen(self->data, "w");
+	ASSERT_NE(NULL, f);
+	fprintf(f, "preset carve\nreference numa-gpu\nworkloads stream-triad\nsystems numa-gpu,carve-hwc\n"
+		"claim miss | s | l2-miss amean | carve-hwc | 0.5 | x\n");
+	fclose(f);
+	run_cmd(&self->r, NGEMU("reproduce", "test", "--data", self->data,
+				"--out", self->out, "--size", "512K", "--iters", "1"));
+	claims = file(self->out, "claims.csv");
+	used = 1;
+	claim_value(claims, "miss", &used);
+	EXPECT_EQ(0, used) TH_LOG("%s", claims);
+	EXPECT_NE(NULL, strstr(claims, ",not shown,amean,0,\"stream-triad\"\n"))
+		TH_LOG("%s", claims);
+	free(claims);
+}
+
+/*
  * reproduce all: the five papers in turn, each into its folder, and one
  * table of every claim at the end (here each paper's data file is a
  * one-claim file of the test's own, in a --data folder).
