@@ -6,11 +6,14 @@
 #include <linux/bitmap.h>
 #include <linux/cpuset.h>
 #include <linux/highmem.h>
+#include <linux/jiffies.h>
 #include <linux/lockdep.h>
 #include <linux/mm.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/nodemask.h>
 #include <linux/pagemap.h>
+#include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/topology.h>
@@ -21,6 +24,48 @@
 
 /* Tries at a page that someone else holds for a moment, as migrate_pages() */
 #define NUMAGPU_MIGRATE_TRIES	3
+
+/*
+ * A test hook, 0 (off) outside tests: a migration batch waits this long,
+ * its pages locked, at the two points where faults queue on them: after
+ * it unmaps them, before it freezes them, and after it publishes their
+ * successors, before it retries the first page someone else held (the old
+ * pages after that one still locked). Both windows exist without the
+ * hook, for microseconds; with it a selftest places a fault, a GUP and
+ * another migration in them every time (numagpu_direct_test). Read at
+ * each wait; a fatal signal ends one. At most 10 s: a fault waits for
+ * both, and stays well below the hung-task timeout.
+ */
+#define NUMAGPU_HOLD_MAX_MS	10000
+
+static unsigned int debug_hold_ms;
+
+static int numagpu_hold_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 0, NUMAGPU_HOLD_MAX_MS);
+}
+
+static const struct kernel_param_ops numagpu_hold_ops = {
+	.set = numagpu_hold_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(debug_hold_ms, &numagpu_hold_ops, &debug_hold_ms, 0644);
+MODULE_PARM_DESC(debug_hold_ms,
+		 "Test hook: ms a migration batch waits with its pages locked before freezing them and before retrying a busy page (0: off, default; at most 10000)");
+
+static void numagpu_debug_hold(void)
+{
+	unsigned int ms = READ_ONCE(debug_hold_ms);
+	unsigned long end;
+
+	if (likely(!ms))
+		return;
+	end = jiffies + msecs_to_jiffies(ms);
+	/* a wakeup may end a sleep early: sleep again, unless killed */
+	while (time_before(jiffies, end) && !fatal_signal_pending(current))
+		schedule_timeout_killable(end - jiffies);
+}
 
 static void numagpu_free_unused(struct page *page)
 {
@@ -241,7 +286,8 @@ static unsigned long numagpu_migrate_batch(struct numagpu_buffer *buf,
 {
 	struct page *reps[NUMAGPU_MAX_GPUS];
 	unsigned long i, k, stop;
-	unsigned int nb = 0;
+	unsigned int nb = 0, locked = 0;	/* published old pages, locked */
+	bool waited = false;
 	int ret;
 
 	bitmap_zero(b->busy, NUMAGPU_MIGRATE_BATCH);
@@ -305,6 +351,7 @@ static unsigned long numagpu_migrate_batch(struct numagpu_buffer *buf,
 
 	/* the homes are locked: none can be mapped again meanwhile */
 	numagpu_batch_unmap(buf, b, start, stop - start);
+	numagpu_debug_hold();
 	mutex_lock(&buf->lock);
 	numagpu_loc_begin(buf);
 	for (k = 0; k < stop - start; k++) {
@@ -325,6 +372,7 @@ static unsigned long numagpu_migrate_batch(struct numagpu_buffer *buf,
 		copy_highpage(b->newp[k], b->old[k]);
 		numagpu_publish_locked(buf, start + k, nid, b->old[k], refs,
 				       b->newp[k]);
+		locked++;
 	}
 	numagpu_loc_end(buf);
 	mutex_unlock(&buf->lock);
@@ -333,7 +381,12 @@ static unsigned long numagpu_migrate_batch(struct numagpu_buffer *buf,
 		if (b->old[k]) {
 			numagpu_moved(buf, start + k, b->old[k], nid, false);
 			(*moved)++;
+			locked--;
 		} else if (test_bit(k, b->busy)) {
+			/* the first: the old pages published after it stay locked */
+			if (!waited && locked)
+				numagpu_debug_hold();
+			waited = true;
 			ret = numagpu_migrate_one(buf, start + k, nid, false,
 						  false);
 			if (ret > 0)

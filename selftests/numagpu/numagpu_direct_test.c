@@ -7,13 +7,20 @@
  * reference on a page (plain on 6.1, a pin on 6.12) must keep migration
  * from copying the page under the write, and replication from copying it
  * at all: after every read, every byte is checked through every view.
+ * And issue 23's race, staged with the module's debug_hold_ms hook so that
+ * it happens every time: a holder of a page that replaced another, while a
+ * fault still waits on that other page, must keep the page in place.
  */
 #include <pthread.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/uio.h>
 #include <unistd.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #include <liburing.h>
@@ -348,6 +355,438 @@ TEST_F(rep, odirect_read_racing_the_mix)
 	       rc[3].n);
 	EXPECT_LT(0, rc[0].n + rc[1].n);
 	EXPECT_LT(0, rc[3].n);
+}
+
+/*
+ * Issue 23. A fault waiting for the lock of a home page holds a reference
+ * on that page and counts itself a waiter, so that a migration can tell
+ * its reference from other holders'. When the migration publishes the
+ * page's successor while the fault still waits (a batch keeps the old
+ * pages it published locked while it retries a page someone else holds),
+ * the fault's reference stays on the old page. Counted per slot, as before
+ * the fix, the next freeze of the new page expected that reference too and
+ * succeeded with a GUP holder's reference uncounted: the copy missed the
+ * holder's later write. Nothing but chance placed a fault, a GUP and a
+ * second migration in those windows (microseconds); debug_hold_ms makes
+ * them seconds, so the old counting fails these tests every time.
+ *
+ * The stage: page BUSY held by a pipe; a batch MIGRATE of STAGE_NP pages
+ * to GPU 1 locks and unmaps them and waits; a fault on page WAITED through
+ * view 0 waits for its old page's lock; the batch publishes the new pages
+ * and waits again, before it retries BUSY, with the old pages after BUSY
+ * still locked. The tests then take the new page WAITED through view 1
+ * and migrate it again: it must be skipped.
+ */
+#define HOLD_MS		2000
+#define STAGE_NP	64	/* one batch */
+#define BUSY		0	/* held by a pipe: the batch retries it */
+#define WAITED		5	/* a fault waits on its old page */
+
+/* Poll @cond every millisecond for up to @ms; its last value. */
+#define WAIT_FOR(cond, ms) ({					\
+	double __end = now_s() + (ms) / 1000.0;			\
+	bool __ok;						\
+	while (!(__ok = (cond)) && now_s() < __end)		\
+		usleep(1000);					\
+	__ok;							\
+})
+
+/*
+ * While the stage's fault waits, it holds this process's mmap_lock for
+ * reading: whatever takes it for writing (a thread's stack, a malloc()
+ * that grows the heap or makes an arena) waits for the fault, and so does
+ * every later GUP. The stage's helpers call open(), read() and write().
+ */
+
+/* Thread @tid's state in /proc ('D': asleep on a page lock or an I/O), or 0 */
+static char thread_state(pid_t tid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+/* The hook off, as param_set() but without stdio */
+static int hold_off(void)
+{
+	int fd = open(PARAM_DIR "debug_hold_ms", O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, "0\n", 2);
+	close(fd);
+	return n == 2 ? 0 : -EIO;
+}
+
+/* Does a PTE of this process map @addr (pagemap's present bit)? */
+static int mapped(const void *addr)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	off_t off = (off_t)((uintptr_t)addr / page) * sizeof(uint64_t);
+	int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	uint64_t e = 0;
+	ssize_t got;
+
+	if (fd < 0)
+		return -errno;
+	got = pread(fd, &e, sizeof(e), off);
+	close(fd);
+	return got == sizeof(e) ? (int)(e >> 63) : -EIO;
+}
+
+static char fill_of(size_t p)
+{
+	return (char)(0x21 + p * 7);
+}
+
+/* Static: a thread may outlive a test function that failed an ASSERT */
+static struct stage {
+	FIXTURE_DATA(rep) *self;
+	struct numagpu_buf_migrate m;	/* the batch, in thread tb */
+	int err;
+	volatile pid_t btid;
+	volatile int done;
+	volatile pid_t tid;		/* the fault, in thread tf */
+	volatile int faulted;
+	char got;
+	pthread_t tb, tf;
+	int pipe[2];
+} stage;
+
+static void *stage_batch(void *arg)
+{
+	struct stage *st = arg;
+
+	st->btid = gettid();
+	if (ioctl(st->self->b.fd, NUMAGPU_BUF_IOC_MIGRATE, &st->m))
+		st->err = errno;
+	st->done = 1;
+	return NULL;
+}
+
+static void *stage_fault(void *arg)
+{
+	struct stage *st = arg;
+
+	st->tid = gettid();
+	st->got = *(const volatile char *)(st->self->v[0] +
+					   WAITED * st->self->page);
+	st->faulted = 1;
+	return NULL;
+}
+
+/*
+ * Set the stage; returns with the hook off, the fault waiting and the
+ * batch holding its old pages. Threads of the test must exist before.
+ */
+static void stage_begin(struct __test_metadata *_metadata,
+			FIXTURE_DATA(rep) *self, struct stage *st)
+{
+	const char *waited;
+	struct iovec iov;
+
+	*st = (struct stage){ .self = self, .pipe = { -1, -1 } };
+	ASSERT_EQ(0, param_set("thrash_threshold", 0));
+	ASSERT_EQ(0, setup_buf(self, STAGE_NP, 0));
+	waited = self->v[0] + WAITED * self->page;
+	for (size_t p = 0; p < STAGE_NP; p++)
+		memset(self->v[0] + p * self->page, fill_of(p), self->page);
+	ASSERT_EQ(1, mapped(waited));
+	ASSERT_EQ(0, pipe(st->pipe));
+	iov = (struct iovec){ self->v[0] + BUSY * self->page, self->page };
+	ASSERT_EQ(self->page, vmsplice(st->pipe[1], &iov, 1, 0));
+
+	ASSERT_EQ(0, param_set("debug_hold_ms", HOLD_MS));
+	st->m = (struct numagpu_buf_migrate){
+		.npages = STAGE_NP, .target = 1, .flags = NUMAGPU_MIGRATE_GPU,
+	};
+	ASSERT_EQ(0, pthread_create(&st->tb, NULL, stage_batch, st));
+	ASSERT_TRUE(WAIT_FOR(mapped(waited) == 0, HOLD_MS / 2))
+		TH_LOG("the batch did not unmap page %d", WAITED);
+	ASSERT_EQ(0, pthread_create(&st->tf, NULL, stage_fault, st));
+	ASSERT_TRUE(WAIT_FOR(st->tid && thread_state(st->tid) == 'D',
+			     HOLD_MS / 2))
+		TH_LOG("the fault on page %d did not wait", WAITED);
+	ASSERT_TRUE(WAIT_FOR(loc_of(self, WAITED).node ==
+			     self->topo.gpu[1].node, 3 * HOLD_MS))
+		TH_LOG("the batch did not publish page %d", WAITED);
+	/* it waits before it retries BUSY (its only sleep after publishing) */
+	ASSERT_TRUE(WAIT_FOR(thread_state(st->btid) == 'D', HOLD_MS / 2))
+		TH_LOG("the batch did not wait after publishing");
+	/* nothing else is to wait */
+	ASSERT_EQ(0, hold_off());
+	ASSERT_FALSE(st->faulted);
+}
+
+/* Does the fault still wait on the old page, the batch still hold it? */
+static bool stage_waiting(struct stage *st)
+{
+	return !st->faulted && thread_state(st->tid) == 'D' && !st->done;
+}
+
+/* Migrate page WAITED to GPU 0 now: it must stay where a holder holds it */
+static void stage_migrate(struct __test_metadata *_metadata,
+			  FIXTURE_DATA(rep) *self, struct stage *st)
+{
+	struct numagpu_buf_migrate m = {
+		.first_page = WAITED, .npages = 1, .target = 0,
+		.flags = NUMAGPU_MIGRATE_GPU,
+	};
+	bool waiting;
+
+	ASSERT_EQ(0, ioctl(self->b.fd, NUMAGPU_BUF_IOC_MIGRATE, &m));
+	waiting = stage_waiting(st);
+	EXPECT_EQ(0, m.moved)
+		TH_LOG("page %d moved while another holder held it", WAITED);
+	EXPECT_EQ(1, m.skipped);
+	EXPECT_EQ(self->topo.gpu[1].node, loc_of(self, WAITED).node);
+	EXPECT_TRUE(waiting)
+		TH_LOG("the fault stopped waiting on the old page before the migration returned: debug_hold_ms %d is too short here",
+		       HOLD_MS);
+}
+
+/* The batch and the fault done; page BUSY through its pipe. */
+static void stage_end(struct __test_metadata *_metadata,
+		      FIXTURE_DATA(rep) *self, struct stage *st)
+{
+	char *got = malloc(self->page);
+	ssize_t n;
+
+	pthread_join(st->tf, NULL);
+	pthread_join(st->tb, NULL);
+	EXPECT_EQ(0, st->err);
+	EXPECT_EQ(STAGE_NP - 1, st->m.moved);
+	EXPECT_EQ(1, st->m.skipped);
+	ASSERT_NE(NULL, got);
+	n = read(st->pipe[0], got, self->page);
+	EXPECT_EQ(self->page, n);
+	for (ssize_t i = 0; i < n; i++)
+		if (got[i] != fill_of(BUSY)) {
+			EXPECT_EQ(fill_of(BUSY), got[i]);
+			break;
+		}
+	close(st->pipe[0]);
+	close(st->pipe[1]);
+	free(got);
+}
+
+/* Bytes of page @p in view @g other than @want's, the first reported. */
+static size_t check_page(FIXTURE_DATA(rep) *self, unsigned int g, size_t p,
+			 const char *want)
+{
+	const volatile char *v = self->v[g] + p * self->page;
+	size_t bad = 0;
+
+	for (long i = 0; i < self->page; i++)
+		if (v[i] != want[i] && !bad++)
+			fprintf(stderr, "# view %u page %zu byte %ld: %#x, want %#x\n",
+				g, p, i, v[i] & 0xff, want[i] & 0xff);
+	return bad;
+}
+
+/* Every byte of every page through every view: @waited for WAITED's */
+static size_t check_stage(FIXTURE_DATA(rep) *self, const char *waited)
+{
+	char *want = malloc(self->page);
+	size_t bad = 0;
+
+	if (!want)
+		return 1;
+	for (size_t p = 0; p < STAGE_NP; p++) {
+		if (p == WAITED && waited)
+			memcpy(want, waited, self->page);
+		else
+			memset(want, fill_of(p), self->page);
+		for (unsigned int g = 0; g < self->ngpus; g++)
+			bad += check_page(self, g, p, want);
+	}
+	free(want);
+	return bad;
+}
+
+/* A pipe takes the new page (vmsplice: a plain GUP reference). */
+TEST_F(rep, a_pipe_is_not_a_fault_waiting_on_the_old_page)
+{
+	struct stage *st = &stage;
+	char *got = malloc(self->page);
+	struct iovec iov;
+	uint64_t moved;
+	int held[2];
+
+	if (self->ngpus < 2)
+		SKIP(return, "one GPU");
+	if (self->hold < 0)
+		SKIP(return, "no debug_hold_ms parameter");
+	/* the hook is bounded */
+	EXPECT_EQ(-EINVAL, param_set("debug_hold_ms", 10001));
+	EXPECT_EQ(self->hold, param_get("debug_hold_ms"));
+	ASSERT_NE(NULL, got);
+	ASSERT_EQ(0, pipe(held));
+	stage_begin(_metadata, self, st);
+	iov = (struct iovec){ self->v[1] + WAITED * self->page, self->page };
+	ASSERT_EQ(self->page, vmsplice(held[1], &iov, 1, 0));
+	stage_migrate(_metadata, self, st);
+	stage_end(_metadata, self, st);
+	EXPECT_EQ(fill_of(WAITED), st->got);
+	EXPECT_EQ(0, check_stage(self, NULL));
+	ASSERT_EQ(self->page, read(held[0], got, self->page));
+	EXPECT_EQ(fill_of(WAITED), got[0]);
+	EXPECT_EQ(fill_of(WAITED), got[self->page - 1]);
+	/* the pipes let go: both pages move */
+	ASSERT_EQ(0, ng_kbuf_migrate(&self->b, BUSY, 1, 1, NUMAGPU_MIGRATE_GPU,
+				     &moved));
+	EXPECT_EQ(1, moved);
+	ASSERT_EQ(0, ng_kbuf_migrate(&self->b, WAITED, 1, 0,
+				     NUMAGPU_MIGRATE_GPU, &moved));
+	EXPECT_EQ(1, moved);
+	close(held[0]);
+	close(held[1]);
+	free(got);
+}
+
+#define CG_ROOT		"/sys/fs/cgroup"
+#define CG_SLOW		CG_ROOT "/numagpu-slow-read"
+/* a page's read waits about 2 s in the throttle, after its GUP */
+#define SLOW_RBPS	2048
+
+static int cg_write(const char *path, const char *val)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -errno;
+	fputs(val, f);
+	return fclose(f) ? -errno : 0;
+}
+
+/*
+ * This process into a cgroup whose reads of @fd's device the block layer
+ * throttles (io.max): a read's pages are taken (GUP) when it is issued,
+ * and written seconds later. 0, or -errno.
+ */
+static int slow_reads(int fd)
+{
+	char val[64];
+	struct stat sb;
+	int err;
+
+	if (fstat(fd, &sb))
+		return -errno;
+	if (access(CG_ROOT "/cgroup.controllers", F_OK))
+		mount("cgroup2", CG_ROOT, "cgroup2", 0, NULL);
+	err = cg_write(CG_ROOT "/cgroup.subtree_control", "+io");
+	if (err)
+		return err;
+	if (mkdir(CG_SLOW, 0755) && errno != EEXIST)
+		return -errno;
+	snprintf(val, sizeof(val), "%u:%u rbps=%d", major(sb.st_rdev),
+		 minor(sb.st_rdev), SLOW_RBPS);
+	err = cg_write(CG_SLOW "/io.max", val);
+	snprintf(val, sizeof(val), "%d", (int)getpid());
+	return err ? err : cg_write(CG_SLOW "/cgroup.procs", val);
+}
+
+static void fast_reads(void)
+{
+	char val[32];
+
+	snprintf(val, sizeof(val), "%d", (int)getpid());
+	cg_write(CG_ROOT "/cgroup.procs", val);
+	rmdir(CG_SLOW);
+}
+
+struct slow_read {
+	int fd;
+	void *dst;
+	size_t len;
+	ssize_t got;
+	int err;
+	volatile pid_t tid;
+	int go;
+	volatile int done;
+};
+
+static void *slow_read_run(void *arg)
+{
+	struct slow_read *r = arg;
+
+	r->tid = gettid();
+	while (!__atomic_load_n(&r->go, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	r->got = pread(r->fd, r->dst, r->len, 0);
+	r->err = r->got < 0 ? errno : 0;
+	r->done = 1;
+	return NULL;
+}
+
+/*
+ * An O_DIRECT read from brd takes the new page (a plain GUP reference on
+ * 6.1, a pin on 6.12) and, the block layer throttling it, writes into it
+ * seconds later: had the migration copied the page meanwhile, the read's
+ * data would land in a page no view maps any more (a lost write).
+ */
+TEST_F(rep, an_odirect_read_is_not_a_fault_waiting_on_the_old_page)
+{
+	struct stage *st = &stage;
+	unsigned int nregions = 0;
+	struct slow_read r = { 0 };
+	uint32_t *dev;
+	pthread_t tr;
+	int fd, err;
+
+	if (self->ngpus < 2)
+		SKIP(return, "one GPU");
+	if (self->hold < 0)
+		SKIP(return, "no debug_hold_ms parameter");
+	fd = ram_open(self->page, &nregions);
+	ASSERT_LE(0, fd) TH_LOG("%s: %s (the VM lane loads brd)", RAM_DEV,
+				strerror(-fd));
+	/* the device's first page, as region 0's pattern */
+	dev = malloc(self->page);
+	ASSERT_NE(NULL, dev);
+	for (size_t i = 0; i < (size_t)self->page / 4; i++)
+		dev[i] = pat(0, i);
+	err = slow_reads(fd);
+	if (err) {
+		fast_reads();
+		close(fd);
+		free(dev);
+		SKIP(return, "no throttled cgroup: %s", strerror(-err));
+	}
+	r = (struct slow_read){ .fd = fd, .len = self->page };
+	ASSERT_EQ(0, pthread_create(&tr, NULL, slow_read_run, &r));
+	stage_begin(_metadata, self, st);
+	r.dst = self->v[1] + WAITED * self->page;
+	__atomic_store_n(&r.go, 1, __ATOMIC_RELEASE);
+	/* its GUP mapped the new page in view 1; it waits for the device */
+	ASSERT_TRUE(WAIT_FOR(mapped(r.dst) == 1 && r.tid &&
+			     thread_state(r.tid) == 'D', HOLD_MS / 4))
+		TH_LOG("the read did not wait");
+	ASSERT_FALSE(r.done);
+	stage_migrate(_metadata, self, st);
+	EXPECT_FALSE(r.done) TH_LOG("the read ended before the migration returned");
+	pthread_join(tr, NULL);
+	EXPECT_EQ(self->page, r.got) TH_LOG("read: %s", strerror(r.err));
+	stage_end(_metadata, self, st);
+	fast_reads();
+	/* the read's data, through every view: none lost */
+	EXPECT_EQ(0, check_stage(self, (const char *)dev))
+		TH_LOG("the O_DIRECT read's data is not in page %d", WAITED);
+	close(fd);
+	free(dev);
 }
 
 TEST_HARNESS_MAIN

@@ -58,7 +58,7 @@ FIXTURE(rep) {
 	long page;
 	struct ng_kbuf b;
 	char *v[NUMAGPU_MAX_GPUS];
-	long thr, win, pin, period;
+	long thr, win, pin, period, hold;
 };
 
 FIXTURE_SETUP(rep)
@@ -73,6 +73,7 @@ FIXTURE_SETUP(rep)
 	self->win = param_get("thrash_window_ms");
 	self->pin = param_get("pin_ms");
 	self->period = param_get("automigrate_period_ms");
+	self->hold = param_get("debug_hold_ms");
 	ASSERT_LE(0, self->thr);
 	ASSERT_EQ(0, numagpu_wait_pages_zero(2000));
 }
@@ -83,6 +84,8 @@ FIXTURE_TEARDOWN(rep)
 	param_set("thrash_window_ms", self->win);
 	param_set("pin_ms", self->pin);
 	param_set("automigrate_period_ms", self->period);
+	if (self->hold >= 0)
+		param_set("debug_hold_ms", self->hold);
 	ng_kbuf_destroy(&self->b);
 	EXPECT_EQ(0, numagpu_wait_pages_zero(2000));
 	EXPECT_EQ(0, numagpu_tainted() & ~NUMAGPU_TAINT_OK);
