@@ -147,6 +147,26 @@ static inline int wlc_alloc(struct wlc *c, struct ng_buf *b, uint64_t bytes,
 	return ng_malloc(c->sp, b, bytes, &ao, c->err, c->errlen);
 }
 
+/*
+ * A buffer the workload's host code distributes over the GPUs itself, as
+ * MGPUSim's benchmarks do with Distribute() after AllocateMemory (its
+ * driver gives each GPU a band of consecutive pages): first touch,
+ * whatever device placement is configured, so that an untimed init
+ * kernel on the compute kernel's grid homes each block's data on the GPU
+ * that runs the block. Host placement stays host: it stands for their
+ * unified memory (AllocateUnifiedMemory), which is not distributed.
+ */
+static inline int wlc_alloc_dist(struct wlc *c, struct ng_buf *b,
+				 uint64_t bytes)
+{
+	struct ng_alloc_opts ao = {
+		.place = c->cfg->placement == NG_PLACE_HOST ?
+			 NG_PLACE_HOST : NG_PLACE_FIRST_TOUCH,
+	};
+
+	return ng_malloc(c->sp, b, bytes, &ao, c->err, c->errlen);
+}
+
 /* @n buffers @b[i] of @bytes each, with the configured placement. */
 static inline int wlc_alloc_each(struct wlc *c, struct ng_buf *const b[],
 				 unsigned int n, uint64_t bytes)

@@ -1,19 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * aes: AES encryption (ECB, in place), after Hetero-Mark's AES as
- * MGPUSim runs it (amd/benchmarks/heteromark/aes/kernels.cl, Encrypt, and
- * its host code aes.go). Same work distribution: a 1-D grid of one
- * work-item per 16-byte block, work-groups of 64; work-item t loads block
- * t (one 16-byte load: flat_load_dwordx4 in MGPUSim's GCN3 code), and per
- * round looks each of its 16 state bytes up in the S-box (16 byte loads
- * at data-dependent addresses: a gather), shifts the rows and mixes the
- * columns in registers, and XORs the round key, loaded as one 16-byte
- * load at an address every lane shares (a broadcast); it then stores the
- * block where it was. A warp's 32 lanes read and write 512 contiguous
- * bytes. The key is expanded on the host, as Hetero-Mark does; the S-box
- * and the expanded key are copied to every GPU (aes.go allocates and
- * fills one copy per GPU), so that each block reads the tables of the GPU
- * it runs on: local gathers.
+ * aes: AES encryption (ECB, in place), after Hetero-Mark's AES as MGPUSim
+ * (v3.0.0) runs it (its kernel Encrypt and the benchmark's host code,
+ * aes.go). Same work distribution: a 1-D grid of one work-item per 16-byte
+ * block, work-groups of 64; work-item t loads block t (one 16-byte load:
+ * flat_load_dwordx4 in MGPUSim's GCN3 code), and per round looks each of
+ * its 16 state bytes up in the S-box (16 byte loads at data-dependent
+ * addresses: a gather), shifts the rows and mixes the columns in
+ * registers, and XORs the round key, loaded as one 16-byte load at an
+ * address every lane shares (a broadcast); it then stores the block where
+ * it was. A warp's 32 lanes read and write 512 contiguous bytes. The key
+ * is expanded on the host, as Hetero-Mark does; the S-box and the expanded
+ * key are copied to every GPU (aes.go allocates and fills one copy per
+ * GPU), so that each block reads the tables of the GPU it runs on: local
+ * gathers.
+ *
+ * Placement as aes.go's on several GPUs (without unified memory): the
+ * data is distributed, a band of consecutive pages a GPU (the driver's
+ * Distribute()), and each GPU's launch covers the same share of the
+ * blocks (its global offset). Here one launch, whose scheduling gives
+ * each GPU the same contiguous share (batch, and mgpusim for grids of a
+ * multiple of the system's CUs, as the default size's 1024 work-groups on
+ * 4 x 64 CUs), and an untimed init kernel on that grid writes each
+ * block's plaintext, so first touch homes it on the block's GPU whatever
+ * device placement is configured (host placement stays: MGPUSim's
+ * unified memory, which is not distributed). Every access a GPU makes is
+ * then to its own memory: DualOpt's local-dominated class.
  *
  * Differences: AES-128 (10 rounds) with the FIPS-197 example key 00 01
  * .. 0f, where MGPUSim's kernel is AES-256 (14 rounds, key 00 .. 1f),
@@ -60,6 +72,7 @@ struct aes_args {
 	uint8_t *data;
 	struct aes_tab *tab[NG_MAX_GPUS];
 	const struct aes_tab *host;	/* what the table kernels copy */
+	unsigned int tab_gpu;		/* the copy the table kernel writes */
 	uint64_t n;			/* 16-byte blocks */
 	uint64_t seed;
 };
@@ -280,9 +293,12 @@ static void aes_init(struct ng_block *b, void *p)
 }
 
 /*
- * Untimed, a block per GPU: block g writes the host's tables to GPU g's
- * copy (homed there whoever writes it: with --steal a launch's blocks may
- * run on any GPU, even those of an only_gpu launch).
+ * Untimed, one launch a GPU on that GPU: a block writes the host's tables
+ * to copy tab_gpu, homed there whoever writes it (with --steal a launch's
+ * blocks may run on any GPU, even those of an only_gpu launch). Written
+ * from its own GPU, so that page migration, which moves a page to the
+ * first GPU that reaches it remotely, leaves it there (aes.go copies the
+ * tables in from the host).
  */
 static void aes_init_tab(struct ng_block *b, void *p)
 {
@@ -290,7 +306,7 @@ static void aes_init_tab(struct ng_block *b, void *p)
 	struct ng_warp w;
 
 	ng_warp_get(b, 0, &w);
-	aes_put(&w, a->tab[b->id], a->host, sizeof(*a->host));
+	aes_put(&w, a->tab[a->tab_gpu], a->host, sizeof(*a->host));
 }
 
 /* Every lane XORs the round key at @k: one 16-byte load at one address. */
@@ -414,7 +430,7 @@ static uint8_t *aes_ref(const struct aes_args *a, unsigned int iters)
 static int aes_alloc(struct wlc *c, struct aes_args *a, struct ng_buf *bd,
 		     struct ng_buf *bt)
 {
-	int ret = wlc_alloc(c, bd, a->n * 16, -1);
+	int ret = wlc_alloc_dist(c, bd, a->n * 16);
 
 	for (unsigned int g = 0; g < c->cfg->gpus && !ret; g++) {
 		ret = wlc_alloc(c, &bt[g], sizeof(struct aes_tab), (int)g);
@@ -459,9 +475,9 @@ static int aes_run(struct ng_system *sys, const struct ng_bench_opts *o,
 	r->bytes = 32 * a.n * o->iters;
 	c.total = o->iters;
 	ret = wlc_launch(&c, "aes-init", aes_init, &a, nblocks, AES_BLOCK, -1, false);
-	if (!ret)
-		ret = wlc_launch(&c, "aes-tables", aes_init_tab, &a, c.cfg->gpus,
-				 NG_WARP, -1, false);
+	for (a.tab_gpu = 0; a.tab_gpu < c.cfg->gpus && !ret; a.tab_gpu++)
+		ret = wlc_launch(&c, "aes-tables", aes_init_tab, &a, 1, NG_WARP,
+				 (int)a.tab_gpu, false);
 	if (ret)
 		goto out;
 	ng_system_reset_counters(sys);
