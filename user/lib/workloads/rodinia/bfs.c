@@ -457,6 +457,7 @@ const struct ng_workload ng_wl_bfs = {
 	.name = "bfs",
 	.suites = NG_SUITE_CARVE | NG_SUITE_DUALOPT | NG_SUITE_CODA,
 	.desc = "Rodinia's BFS (frontier and visited flags, two kernels a level) on a random graph: irregular read-write sharing",
+	.input = "uniform: 8 random out-edges a vertex (the papers' graphs are not modeled)",
 	.default_size = 1ULL << 20,
 	.paper_footprint = 590ULL << 20,
 	.paper_ref = "CARVE Table II: bfs-road-usa 590 MB",
