@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The BFS workloads as their papers ran them, seen from their counters.
+ *
+ * bfs-road is Rodinia's bfs on the road graph: its levels are the road
+ * graph's depth, its logical bytes count the road graph's edges (bfs's
+ * 8 a vertex would give others), and first touch keeps the map's regions
+ * on their GPUs, where bfs's random edges cross them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ng_test.h"
+
+#include "ngemu/config.h"
+#include "ngemu/runtime/system.h"
+#include "ngemu/workloads/workload.h"
+#include "workloads/inputs/graph.h"
+
+#define ROAD_SIZE	(256u << 10)	/* costs: 65536 vertices */
+
+/* The CPU BFS of @g from @src: levels in @lv (~0: unreached); the depth. */
+static uint32_t cpu_bfs(const struct wl_graph *g, uint32_t src, uint32_t *lv)
+{
+	uint32_t *q = malloc(g->n * 4), head = 0, tail = 0, depth = 0;
+
+	if (!q)
+		abort();
+	memset(lv, 0xff, g->n * 4);
+	lv[src] = 0;
+	q[tail++] = src;
+	while (head < tail) {
+		uint32_t v = q[head++];
+
+		depth = lv[v];
+		for (uint32_t e = g->row[v]; e < g->row[v + 1]; e++)
+			if (lv[g->col[e]] == UINT32_MAX) {
+				lv[g->col[e]] = lv[v] + 1;
+				q[tail++] = g->col[e];
+			}
+	}
+	free(q);
+	return depth;
+}
+
+static void run(struct __test_metadata *_metadata, const char *wl,
+		uint64_t size, unsigned int page, struct ng_config *cfg,
+		struct ng_bench_result *r)
+{
+	struct ng_bench_opts o = { .size = size, .iters = 1 };
+	struct ng_system *sys;
+	char err[256];
+
+	ASSERT_EQ(0, ng_config_preset(cfg, "carve", err, sizeof(err)));
+	cfg->sms = 1;
+	cfg->page = page;
+	cfg->l2_size = 256 << 10;
+	cfg->mem_per_gpu = 64 << 20;
+	cfg->deterministic = true;
+	ASSERT_EQ(0, ng_system_create(&sys, cfg, err, sizeof(err))) TH_LOG("%s", err);
+	ASSERT_EQ(0, ng_bench_run(sys, ng_workload_find(wl), &o, r, err,
+				  sizeof(err))) TH_LOG("%s", err);
+	ng_system_destroy(sys);
+	EXPECT_TRUE(r->verified) TH_LOG("%s: %s", wl, r->verify);
+}
+
+/*
+ * bfs-road: the road graph's levels and edges; its regions stay local
+ * under first touch (4 KiB pages, so that the byte flags spread over the
+ * GPUs as the map does), where bfs's random edges cross the GPUs.
+ */
+TEST(road_runs_rodinias_bfs_on_the_road_graph)
+{
+	struct ng_bench_result *r = calloc(1, sizeof(*r));
+	uint64_t n = ROAD_SIZE / 4, levels;
+	uint32_t depth, *lv = malloc(n * 4);
+	struct ng_config cfg;
+	struct wl_graph g;
+	double road_remote;
+	char want[160];
+
+	ASSERT_NE(NULL, r);
+	ASSERT_NE(NULL, lv);
+	run(_metadata, "bfs-road", ROAD_SIZE, 4 << 10, &cfg, r);
+	ASSERT_EQ(0, wl_graph_make(&g, WL_GRAPH_ROAD, n, cfg.seed, 0));
+	depth = cpu_bfs(&g, 0, lv);
+	levels = depth + 1;
+	/* hundreds of levels: a road map's, not a random graph's handful */
+	EXPECT_LT(300, levels);
+	snprintf(want, sizeof(want), "(%llu levels of 2 kernels)",
+		 (unsigned long long)levels);
+	EXPECT_NE(NULL, strstr(r->verify, want)) TH_LOG("%s, want %s", r->verify, want);
+	EXPECT_EQ(2 * levels * (n / 256), r->total.v[NG_CTR_BLOCKS]);
+	/* the flags of every level, each vertex (all reached) and each edge */
+	EXPECT_EQ(levels * n * 2 + n * 21 + g.m * 5, r->bytes);
+	road_remote = r->remote_frac;
+	EXPECT_GT(0.1, road_remote);
+	run(_metadata, "bfs", ROAD_SIZE, 4 << 10, &cfg, r);
+	EXPECT_LT(0.3, r->remote_frac);
+	EXPECT_LT(3 * road_remote, r->remote_frac);
+	wl_graph_free(&g);
+	free(lv);
+	free(r);
+}
+
+TEST(each_graph_workload_names_its_input)
+{
+	static const char *const graph[] = { "bfs", "bfs-road", "sssp", "pr",
+					     "cc", "dc", "tc" };
+
+	for (unsigned int i = 0; i < sizeof(graph) / sizeof(graph[0]); i++) {
+		const struct ng_workload *w = ng_workload_find(graph[i]);
+
+		ASSERT_NE(NULL, w) TH_LOG("%s", graph[i]);
+		ASSERT_NE(NULL, w->input) TH_LOG("%s", graph[i]);
+		EXPECT_NE(NULL, strchr(w->input, ':')) TH_LOG("%s", w->input);
+	}
+	EXPECT_EQ(0, strncmp(ng_workload_find("bfs-road")->input, "road:", 5));
+	EXPECT_EQ(0, strncmp(ng_workload_find("bfs")->input, "uniform:", 8));
+	/* CARVE's bfs in its suite */
+	EXPECT_EQ(NG_SUITE_CARVE, ng_workload_find("bfs-road")->suites);
+	EXPECT_EQ(NG_SUITE_DUALOPT | NG_SUITE_CODA, ng_workload_find("bfs")->suites);
+	EXPECT_EQ(NULL, ng_workload_find("stream-triad")->input);
+}
+
+TEST_HARNESS_MAIN
