@@ -56,8 +56,7 @@
  * bf_nb(); everything else is bfs's. Its search crosses the map in
  * hundreds of levels (935 at the default 2^18 vertices), each a small
  * frontier beside the flags of every vertex both kernels read: one
- * search a run by default. bfs keeps the uniform graph (DualOpt's and
- * CODA's).
+ * search a run by default. bfs keeps the uniform graph: CODA runs it.
  */
 #include <stdlib.h>
 
@@ -557,9 +556,9 @@ static int bf_run_road(struct ng_system *sys, const struct ng_bench_opts *o,
 
 const struct ng_workload ng_wl_bfs = {
 	.name = "bfs",
-	.suites = NG_SUITE_DUALOPT | NG_SUITE_CODA,
+	.suites = NG_SUITE_CODA,
 	.desc = "Rodinia's BFS (frontier and visited flags, two kernels a level) on a random graph: irregular read-write sharing",
-	.input = "uniform: 8 random out-edges a vertex (the papers' graphs are not modeled)",
+	.input = "uniform: 8 random out-edges a vertex (CODA's real graphs are not modeled)",
 	.default_size = 1ULL << 20,
 	.default_iters = 2,
 	/* size x 11.75: nodes 2, edges 8, cost 1, three flag arrays 0.75 */
