@@ -18,7 +18,7 @@ ngemu=${1:-build/ngemu}
 [ $# -gt 0 ] && shift
 [ -x "$ngemu" ] || { echo "bench-dualopt: no $ngemu (run make)" >&2; exit 2; }
 # DualOpt Table 2: workload and the paper's class
-classes=${CLASSES:-"atax:cache-insensitive bfs:cache-insensitive
+classes=${CLASSES:-"atax:cache-insensitive bfs-shoc:cache-insensitive
 bicg:cache-insensitive pr:cache-insensitive spmv:cache-insensitive
 km:cache-friendly mm:cache-friendly mt:cache-friendly st:cache-friendly
 bs:cache-friendly sc:cache-friendly aes:local-dominated fir:local-dominated"}
@@ -48,15 +48,15 @@ NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 function inv(a, b) { return b > 0 ? a / b : 0 }
 END {
 	n = split("page-migration fine coalesce rdma-cache dualopt", sys, " ")
-	printf "%-5s %-17s %-17s %7s %6s %6s  %-37s %8s %8s\n", "", "", "",
+	printf "%-8s %-17s %-17s %7s %6s %6s  %-37s %8s %8s\n", "", "", "",
 	       "engine,", "GPU 0", "", "speed-up over the baseline", "traffic", "latency"
-	printf "%-5s %-17s %-17s %7s %6s %6s ", "wl", "paper class", "ngemu class",
+	printf "%-8s %-17s %-17s %7s %6s %6s ", "wl", "paper class", "ngemu class",
 	       "remote", "util", "l1hit"
 	for (j = 1; j <= n; j++) printf " %7s", substr(sys[j], 1, 7)
 	printf " %8s %8s\n", "/dualopt", "/dualopt"
 	for (i = 1; i <= nw; i++) {
 		w = order[i]
-		printf "%-5s %-17s %-17s %6.1f%% %6.3f %5.1f%% ", w, pc[w], cls[w],
+		printf "%-8s %-17s %-17s %6.1f%% %6.3f %5.1f%% ", w, pc[w], cls[w],
 		       100 * rr[w], ut[w], 100 * hr[w]
 		for (j = 1; j <= n; j++) printf " %7.3f", sp[w, sys[j]]
 		printf " %7.2fx %7.2fx\n", inv(by[w, "baseline"], by[w, "dualopt"]),

@@ -90,12 +90,14 @@ void ng_bench_print_json(const struct ng_config *cfg,
 			 const struct ng_bench_result *r,
 			 const struct ng_link_usage *links)
 {
+	const struct ng_workload *wl = ng_workload_find(r->workload);
 	struct ng_json j;
 
 	ng_json_init(&j, stdout, true);
 	ng_json_object_begin(&j);
 	ng_json_kv_string(&j, "version", NUMAGPU_VERSION_STRING);
 	ng_json_kv_string(&j, "workload", r->workload);
+	ng_json_kv_string(&j, "input", wl && wl->input ? wl->input : "");
 	ng_json_kv_bool(&j, "verified", r->verified);
 	ng_json_kv_string(&j, "verify", r->verify);
 	ng_json_key(&j, "config");
@@ -345,6 +347,7 @@ void ng_bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
 			  const struct ng_link_usage *links)
 {
 	const struct ng_counters *t = &r->total;
+	const struct ng_workload *wl = ng_workload_find(r->workload);
 	char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32], b7[32], b8[32];
 	char b9[32], b10[32];
 
@@ -367,6 +370,8 @@ void ng_bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
 	       (unsigned long long)r->elements, r->iters, r->iters == 1 ? "" : "s",
 	       ng_placement_name(cfg->placement), ng_sched_name(cfg->sched),
 	       cfg->steal ? "+steal" : "");
+	if (wl && wl->input)
+		printf("input      %s\n", wl->input);
 	printf("modeled    %-12s %8.1f GB/s\n",
 	       ng_fmt_dur(r->modeled_s, b1, sizeof(b1)), r->modeled_bw);
 	printf("wall       %-12s %8.2f GB/s (emulated)\n",

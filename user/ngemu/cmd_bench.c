@@ -32,7 +32,8 @@ static void bench_usage(FILE *out)
 		"workloads report the measured parameter beside the configured one.\n"
 		"\n"
 		"Options:\n"
-		"      --list          list the workloads by suite (with --json: as JSON)\n"
+		"      --list          list the workloads by suite, a graph workload's input\n"
+		"                      beside it (with --json: as JSON)\n"
 		"      --size N|paper  bytes per array (e.g. 64M; default per workload), or\n"
 		"                      the footprint the workload's paper used (see --list);\n"
 		"                      paper/N: 1/N of it (REC's compare regime is paper/8)\n"
@@ -190,6 +191,7 @@ static void print_list(bool json)
 			ng_json_kv_uint(&j, "default_size", w->default_size);
 			ng_json_kv_uint(&j, "paper_size", ng_workload_paper_size(w));
 			ng_json_kv_string(&j, "paper_ref", w->paper_ref ? w->paper_ref : "");
+			ng_json_kv_string(&j, "input", w->input ? w->input : "");
 			ng_json_kv_uint(&j, "arrays", w->narrays);
 			ng_json_object_end(&j);
 		}
@@ -218,6 +220,8 @@ static void print_list(bool json)
 			       ng_format_bytes(w->default_size, b1, sizeof(b1)),
 			       ps ? ng_format_bytes(ps, b2, sizeof(b2)) : "-",
 			       w->desc);
+			if (w->input)
+				printf("  %-14s %21s  input %s\n", "", "", w->input);
 		}
 		if (!any && s < NG_NSUITES)
 			printf("  (none yet)\n");

@@ -121,12 +121,13 @@ TEST(report_adds_up_and_carve_falls_back_to_host)
 TEST(every_carve_workload_verifies_under_hwc)
 {
 	static const char *const hwc[] = { "rdc-size", "4M", "coherence", "hwc", NULL };
-	static const char *const names[] = { "randaccess", "hotspot", "spmv", "bfs" };
+	static const char *const names[] = { "randaccess", "hotspot", "spmv", "bfs",
+					     "bfs-road" };
 	struct ng_bench_result *r = calloc(1, sizeof(*r));
 	char err[512];
 
 	ASSERT_NE(NULL, r);
-	for (unsigned int i = 0; i < 4; i++) {
+	for (unsigned int i = 0; i < 5; i++) {
 		struct ng_config cfg;
 		struct ng_system *sys;
 		struct ng_bench_opts o = { .size = 1 << 20, .iters = 2 };

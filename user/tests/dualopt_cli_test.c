@@ -51,6 +51,27 @@ TEST_F(dualopt, json_names_the_class)
 	EXPECT_NE(NULL, strstr(self->r.out, "\"packet_fill\": "));
 }
 
+/*
+ * DualOpt's bfs is SHOC's warp-centric kernel on an R-MAT graph, and says
+ * so. The engine's window is its first level, where the warps read their
+ * vertices' levels one word at a time: whole lines used, cache-friendly
+ * (the paper's class is cache-insensitive; Documentation/dualopt.rst).
+ */
+TEST_F(dualopt, bfs_is_shocs_on_its_input)
+{
+	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("bench", "bfs-shoc", "--system",
+					     "dualopt", "--deterministic", "--json")));
+	EXPECT_EQ(0, self->r.status) TH_LOG("%s", self->r.err);
+	EXPECT_NE(NULL, strstr(self->r.out, "\"input\": \"rmat: "));
+	EXPECT_NE(NULL, strstr(self->r.out, "match the CPU BFS from vertex "))
+		TH_LOG("%s", self->r.out);
+	EXPECT_NE(NULL, strstr(self->r.out, "\"class\": \"cache-friendly\""))
+		TH_LOG("%s", self->r.out);
+	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("bench", "--list")));
+	EXPECT_NE(NULL, strstr(self->r.out, "  bfs-shoc "));
+	EXPECT_NE(NULL, strstr(self->r.out, "input rmat: "));
+}
+
 TEST_F(dualopt, compare_is_against_the_baseline)
 {
 	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("bench", "--compare", "spmv",

@@ -11,7 +11,8 @@
 
 extern const struct ng_workload ng_wl_triad, ng_wl_local_stream,
 	ng_wl_remote_stream, ng_wl_pointer_chase, ng_wl_rwshare,
-	ng_wl_randaccess, ng_wl_hotspot, ng_wl_spmv, ng_wl_bfs;
+	ng_wl_randaccess, ng_wl_hotspot, ng_wl_spmv, ng_wl_bfs, ng_wl_bfs_road,
+	ng_wl_bfs_shoc;
 extern const struct ng_workload ng_wl_xsbench;	/* proxy/xsbench.c */
 /* REC Table 3 */
 extern const struct ng_workload ng_wl_atax, ng_wl_c2d, ng_wl_fir, ng_wl_gemm,
@@ -39,6 +40,8 @@ const struct ng_workload *const ng_workloads[] = {
 	&ng_wl_hotspot,		/* rodinia/hotspot.c */
 	&ng_wl_spmv,		/* shoc/spmv.c */
 	&ng_wl_bfs,		/* rodinia/bfs.c */
+	&ng_wl_bfs_road,	/* rodinia/bfs.c */
+	&ng_wl_bfs_shoc,	/* shoc/bfs.c */
 	&ng_wl_xsbench,		/* proxy/xsbench.c */
 	&ng_wl_atax,		/* polybench/atax.c */
 	&ng_wl_c2d,		/* polybench/c2d.c */

@@ -129,6 +129,14 @@ struct ng_workload {
 	unsigned int narrays;
 	int (*run)(struct ng_system *sys, const struct ng_bench_opts *o,
 		   struct ng_bench_result *r, char *err, size_t errlen);
+	/*
+	 * A graph workload's input: what it runs on and what its paper
+	 * used, one line for people ("road: ..., as CARVE's USA-road"),
+	 * shown by `ngemu bench --list` and in a run's report. NULL: not
+	 * a graph workload (or nothing to say). Last, so that a workload
+	 * written before it, with designated initializers, is unchanged.
+	 */
+	const char *input;
 };
 
 /* The built-in workloads, NULL-terminated. */

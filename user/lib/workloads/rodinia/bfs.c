@@ -32,8 +32,7 @@
  * Where ngemu differs: the graph is made from the seed (bf_nb(): BF_D
  * random out-edges per vertex; Rodinia reads a file) and written by an
  * untimed kernel, so that first touch homes each block's nodes and edges
- * with it. Every vertex has BF_D edges, so the source has the most
- * out-edges, as DualOpt asks. `over` is on GPU 0, the GPU the host's
+ * with it. `over` is on GPU 0, the GPU the host's
  * copies would go to. Rodinia's host loops until over stays false, which
  * stale flags can keep from happening: ngemu's stops a search after the
  * level a correct one ends with (the CPU BFS's depth), and a search not
@@ -45,9 +44,23 @@
  * --size is the bytes of cost[]: size / 4 vertices. The search runs
  * `iters` times (each but the first after a timed reset kernel); costs
  * are verified against a CPU BFS (unreachable vertices -1).
+ *
+ * bfs-road is the same kernels on CARVE's kind of input: CARVE ran
+ * Rodinia's bfs on bfs-road-usa, the DIMACS USA road network (23.9 M
+ * places, 58.3 M arcs; 590 MB in these arrays), and ngemu's stand-in is
+ * the road graph of workloads/inputs (graph_road.c: a planar map of mean
+ * degree 2.7 whose ids go by 32 x 32 tiles, so that a range of vertices
+ * is a region of the map), of size / 4 vertices, symmetric, searched from
+ * vertex 0 (a corner of the map) as Rodinia searches from its file's
+ * source 0. Its rows come from the graph (bf_init_csr()), not from
+ * bf_nb(); everything else is bfs's. Its search crosses the map in
+ * hundreds of levels (935 at the default 2^18 vertices), each a small
+ * frontier beside the flags of every vertex both kernels read: one
+ * search a run by default. bfs keeps the uniform graph: CODA runs it.
  */
 #include <stdlib.h>
 
+#include "workloads/inputs/graph.h"
 #include "workloads/rodinia/frontier.h"
 
 #define BF_BLOCK	256
@@ -71,17 +84,20 @@
 /*
  * Logical bytes: every level reads mask[] (Kernel) and updating[]
  * (Kernel2), a byte a vertex each; a search expands every reached
- * vertex once (node, cost, mask, BF_D edges and visited flags) and
+ * vertex once (node, cost, mask, its edges and their visited flags) and
  * marks it at least once (cost, updating; then mask, visited, updating).
  */
 #define BF_LEVEL_BYTES	2
-#define BF_REACH_BYTES	(8 + 4 + 1 + BF_D * (4 + 1) + 4 + 1 + 3)
+#define BF_REACH_BYTES	(8 + 4 + 1 + 4 + 1 + 3)
+#define BF_EDGE_BYTES	(4 + 1)
 
 struct bf_args {
 	struct rf_node *nodes;
 	int32_t *edges, *cost;
 	bool *mask, *updating, *visited, *over;
 	uint64_t n, seed;
+	/* bfs-road: the graph's CSR on the host; NULL: bf_nb()'s BF_D a vertex */
+	const uint32_t *row, *col;
 };
 
 static const bool bf_false[NG_WARP];
@@ -89,6 +105,49 @@ static const bool bf_false[NG_WARP];
 static uint32_t bf_nb(const struct bf_args *a, uint64_t v, unsigned int k)
 {
 	return (uint32_t)(wlc_hash(a->seed * 977 + v * BF_D + k) % a->n);
+}
+
+/* Vertex @v's out-edges, and its @k-th edge's target. */
+static uint32_t bf_deg(const struct bf_args *a, uint64_t v)
+{
+	return a->row ? a->row[v + 1] - a->row[v] : BF_D;
+}
+
+static uint32_t bf_edge(const struct bf_args *a, uint64_t v, unsigned int k)
+{
+	return a->row ? a->col[a->row[v] + k] : bf_nb(a, v, k);
+}
+
+/*
+ * bfs-road's graph, as bf_init() writes bfs's: the block's nodes, then
+ * each warp its vertices' edges, 32 words a store.
+ */
+static void bf_init_csr(struct ng_block *b, void *p)
+{
+	const struct bf_args *a = p;
+
+	for (unsigned int wi = 0; wi < b->nwarps; wi++) {
+		struct rf_node nd[NG_WARP];
+		struct ng_warp w;
+		uint64_t i0;
+
+		ng_warp_get(b, wi, &w);
+		if (!wlc_lanes(&w, a->n, BF_BLOCK, &i0))
+			break;
+		for (unsigned int l = 0; l < w.nlanes; l++)
+			nd[l] = (struct rf_node){ (int32_t)a->row[i0 + l],
+						  (int32_t)bf_deg(a, i0 + l) };
+		ng_st_contig(&w, a->nodes + i0, sizeof(nd[0]), nd);
+		for (uint64_t e = a->row[i0]; e < a->row[i0 + w.nlanes];
+		     e += NG_WARP) {
+			uint64_t left = a->row[i0 + w.nlanes] - e;
+			struct ng_warp t = w;
+
+			t.nlanes = left < NG_WARP ? (unsigned int)left : NG_WARP;
+			t.active = t.nlanes == NG_WARP ? ~0u : (1u << t.nlanes) - 1;
+			ng_st_contig(&t, a->edges + e, 4, a->col + e);
+		}
+	}
 }
 
 /* Untimed: the CSR graph, each block writing its own vertices' part. */
@@ -290,9 +349,11 @@ static int bf_alloc(struct wlc *c, struct ng_buf *b, uint64_t n,
 
 /*
  * The CPU BFS from vertex 0: costs in @ref (-1: unreached), the largest
- * in *@depth; the vertices reached, or -ENOMEM.
+ * in *@depth, the reached vertices' edges in *@edges; the vertices
+ * reached, or -ENOMEM.
  */
-static int64_t bf_cpu(const struct bf_args *a, int32_t *ref, int32_t *depth)
+static int64_t bf_cpu(const struct bf_args *a, int32_t *ref, int32_t *depth,
+		      uint64_t *edges)
 {
 	uint32_t *q = malloc(a->n * 4);
 	uint64_t head = 0, tail = 0;
@@ -303,11 +364,13 @@ static int64_t bf_cpu(const struct bf_args *a, int32_t *ref, int32_t *depth)
 		ref[v] = -1;
 	ref[0] = 0;
 	q[tail++] = 0;
+	*edges = 0;
 	while (head < tail) {
 		uint32_t v = q[head++];
 
-		for (unsigned int k = 0; k < BF_D; k++) {
-			uint32_t u = bf_nb(a, v, k);
+		*edges += bf_deg(a, v);
+		for (unsigned int k = 0; k < bf_deg(a, v); k++) {
+			uint32_t u = bf_edge(a, v, k);
 
 			if (ref[u] < 0) {
 				ref[u] = ref[v] + 1;
@@ -320,13 +383,19 @@ static int64_t bf_cpu(const struct bf_args *a, int32_t *ref, int32_t *depth)
 	return (int64_t)tail;
 }
 
-static int bf_run(struct ng_system *sys, const struct ng_bench_opts *o,
-		  struct ng_bench_result *r, char *err, size_t errlen)
+/*
+ * bfs on its uniform graph (@road false) or bfs-road on the road graph
+ * of as many vertices (@name: the workload's, for messages).
+ */
+static int bf_run_on(struct ng_system *sys, const struct ng_bench_opts *o,
+		     struct ng_bench_result *r, char *err, size_t errlen,
+		     const char *name, bool road)
 {
 	struct ng_buf bn = { 0 }, bm = { 0 }, bu = { 0 }, bv = { 0 };
 	struct ng_buf be = { 0 }, bc = { 0 }, bo = { 0 };
 	struct bf_args a = { 0 };
-	uint64_t nblocks, levels = 0;
+	struct wl_graph g = { 0 };
+	uint64_t nblocks, levels = 0, edges, nedges;
 	int32_t *ref = NULL, depth;
 	bool unfinished = false;
 	int64_t reached;
@@ -337,20 +406,37 @@ static int bf_run(struct ng_system *sys, const struct ng_bench_opts *o,
 	a.n = o->size / 4;
 	a.seed = c.cfg->seed;
 	if (a.n < NG_WARP) {
-		ng_seterr(err, errlen, "bfs: size must hold %u vertices", NG_WARP);
+		ng_seterr(err, errlen, "%s: size must hold %u vertices", name,
+			  NG_WARP);
 		return -EINVAL;
 	}
 	/* Rodinia's Node and edges are ints */
-	if (a.n > INT32_MAX / BF_D) {
+	if (!road && a.n > INT32_MAX / BF_D) {
 		ng_seterr(err, errlen,
 			  "bfs: size must hold at most %d vertices: Rodinia numbers their %d edges each with ints",
 			  INT32_MAX / BF_D, BF_D);
 		return -EINVAL;
 	}
+	if (road && a.n > 1ULL << 26) {
+		ng_seterr(err, errlen,
+			  "%s: size must hold at most 2^26 vertices (256 MiB of costs)",
+			  name);
+		return -EINVAL;
+	}
+	if (road) {
+		ret = wl_graph_make(&g, WL_GRAPH_ROAD, a.n, a.seed, 0);
+		if (ret) {
+			ng_seterr(err, errlen, "%s: out of memory", name);
+			return ret;
+		}
+		a.row = g.row;
+		a.col = g.col;
+	}
+	nedges = road ? g.m : a.n * BF_D;
 	ref = malloc(a.n * 4);
-	reached = ref ? bf_cpu(&a, ref, &depth) : -ENOMEM;
+	reached = ref ? bf_cpu(&a, ref, &depth, &edges) : -ENOMEM;
 	if (reached < 0) {
-		ng_seterr(err, errlen, "bfs: out of memory");
+		ng_seterr(err, errlen, "%s: out of memory", name);
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -364,7 +450,7 @@ static int bf_run(struct ng_system *sys, const struct ng_bench_opts *o,
 	if (!ret)
 		ret = bf_alloc(&c, &bv, a.n, 1, -1);
 	if (!ret)
-		ret = bf_alloc(&c, &be, a.n * BF_D, 4, -1);
+		ret = bf_alloc(&c, &be, nedges ? nedges : 1, 4, -1);
 	if (!ret)
 		ret = bf_alloc(&c, &bc, a.n, 4, -1);
 	if (!ret)
@@ -380,7 +466,8 @@ static int bf_run(struct ng_system *sys, const struct ng_bench_opts *o,
 	a.over = bo.ptr;
 	r->elements = a.n;
 	c.total = 0;
-	ret = wlc_launch(&c, "bfs-init", bf_init, &a, nblocks, BF_BLOCK, -1, false);
+	ret = wlc_launch(&c, "bfs-init", road ? bf_init_csr : bf_init, &a, nblocks,
+			 BF_BLOCK, -1, false);
 	if (!ret)
 		ret = wlc_launch(&c, "bfs-reset", bf_reset, &a, nblocks, BF_BLOCK,
 				 -1, false);
@@ -418,7 +505,8 @@ static int bf_run(struct ng_system *sys, const struct ng_bench_opts *o,
 	wl_collect(sys, r);
 	r->iters = o->iters;
 	r->bytes = levels * a.n * BF_LEVEL_BYTES +
-		   o->iters * (uint64_t)reached * BF_REACH_BYTES;
+		   o->iters * ((uint64_t)reached * BF_REACH_BYTES +
+			       edges * BF_EDGE_BYTES);
 	/* --corrupt-one: one vertex a level off */
 	if (o->corrupt)
 		a.cost[a.n / 2] += 1;
@@ -443,6 +531,7 @@ static int bf_run(struct ng_system *sys, const struct ng_bench_opts *o,
 	}
 out:
 	free(ref);
+	wl_graph_free(&g);
 	ng_free(c.sp, &bo);
 	ng_free(c.sp, &bc);
 	ng_free(c.sp, &be);
@@ -453,15 +542,40 @@ out:
 	return ret;
 }
 
+static int bf_run(struct ng_system *sys, const struct ng_bench_opts *o,
+		  struct ng_bench_result *r, char *err, size_t errlen)
+{
+	return bf_run_on(sys, o, r, err, errlen, "bfs", false);
+}
+
+static int bf_run_road(struct ng_system *sys, const struct ng_bench_opts *o,
+		       struct ng_bench_result *r, char *err, size_t errlen)
+{
+	return bf_run_on(sys, o, r, err, errlen, "bfs-road", true);
+}
+
 const struct ng_workload ng_wl_bfs = {
 	.name = "bfs",
-	.suites = NG_SUITE_CARVE | NG_SUITE_DUALOPT | NG_SUITE_CODA,
+	.suites = NG_SUITE_CODA,
 	.desc = "Rodinia's BFS (frontier and visited flags, two kernels a level) on a random graph: irregular read-write sharing",
+	.input = "uniform: 8 random out-edges a vertex (CODA's real graphs are not modeled)",
 	.default_size = 1ULL << 20,
-	.paper_footprint = 590ULL << 20,
-	.paper_ref = "CARVE Table II: bfs-road-usa 590 MB",
 	.default_iters = 2,
 	/* size x 11.75: nodes 2, edges 8, cost 1, three flag arrays 0.75 */
 	.narrays = 12,
 	.run = bf_run,
+};
+
+const struct ng_workload ng_wl_bfs_road = {
+	.name = "bfs-road",
+	.suites = NG_SUITE_CARVE,
+	.desc = "Rodinia's BFS (bfs's kernels) on a road network: hundreds of levels of small frontiers",
+	.input = "road: a planar road map, ids by 32 x 32 tiles, standing in for CARVE's bfs-road-usa (DIMACS USA road network)",
+	.default_size = 1ULL << 20,
+	.paper_footprint = 590ULL << 20,
+	.paper_ref = "CARVE Table II: bfs-road-usa 590 MB",
+	.default_iters = 1,
+	/* size x 6.45: nodes 2, edges 2.7, cost 1, three flag arrays 0.75 */
+	.narrays = 7,
+	.run = bf_run_road,
 };

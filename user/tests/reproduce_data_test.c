@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The papers' own data files (share/reproduce/PAPER.txt, which `ngemu
+ * reproduce PAPER` runs) name workloads ngemu builds, and each paper's
+ * BFS is the one it ran: DualOpt SHOC's warp-centric kernel (bfs-shoc),
+ * CARVE Rodinia's on a road network (bfs-road), CODA Rodinia's on its
+ * random graph (bfs). Every list counts: the experiment's, and each
+ * claim's, figure's and sweep's. And every line fits the 1024 bytes
+ * reproduce reads a line into (a longer one would be read as two).
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ng_test.h"
+
+#include "fixture_dir.h"
+#include "ngemu/workloads/workload.h"
+
+/*
+ * The workloads of every list in the papers' own data file @paper (the
+ * experiment's, and each claim's, figure's and sweep's after its fields):
+ * each one ngemu builds, @want among them wherever a BFS is, @not never.
+ * Returns the lists that name @want.
+ */
+static unsigned int paper_lists(struct __test_metadata *_metadata,
+				const char *paper, const char *want,
+				const char *not)
+{
+	char dir[1200], path[1300], line[1024];
+	unsigned int with = 0;
+	char *top;
+	FILE *f;
+
+	if (ng_fixture_dir("", dir, sizeof(dir)) ||
+	    !(top = strstr(dir, "/user/tests/fixtures")))
+		return 0;
+	*top = '\0';
+	snprintf(path, sizeof(path), "%s/share/reproduce/%s.txt", dir, paper);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		/* a line's fields; the list is the one past the kind's own */
+		static const struct { const char *kind; int fields; } kinds[] = {
+			{ "workloads ", 0 }, { "claim ", 6 }, { "figure ", 4 },
+			{ "sweep ", 5 },
+		};
+		char *list = NULL, *tok, *save = NULL;
+		bool bfs = false, named = false;
+
+		/* reproduce reads lines of fewer than 1024 characters */
+		EXPECT_TRUE(strchr(line, '\n') || feof(f))
+			TH_LOG("%s.txt: a line over %zu characters: %.40s...", paper,
+			       sizeof(line) - 2, line);
+		line[strcspn(line, "\n")] = '\0';
+		for (unsigned int k = 0; k < 4 && !list; k++) {
+			char *p = line;
+			int n = 1;
+
+			if (strncmp(line, kinds[k].kind, strlen(kinds[k].kind)))
+				continue;
+			if (!kinds[k].fields) {
+				list = line + strlen(kinds[k].kind);
+				break;
+			}
+			while ((p = strstr(p, " | ")) && n < kinds[k].fields) {
+				p += 3;
+				n++;
+			}
+			if (p && n == kinds[k].fields)
+				list = p + 3;
+		}
+		if (!list)
+			continue;
+		for (tok = strtok_r(list, ",", &save); tok;
+		     tok = strtok_r(NULL, ",", &save)) {
+			EXPECT_NE(NULL, ng_workload_find(tok))
+				TH_LOG("%s.txt names '%s'", paper, tok);
+			EXPECT_STRNE(not, tok) TH_LOG("%s.txt", paper);
+			bfs |= !strncmp(tok, "bfs", 3);
+			named |= !strcmp(tok, want);
+		}
+		EXPECT_EQ(bfs, named) TH_LOG("%s.txt: a BFS but not %s", paper, want);
+		with += named;
+	}
+	fclose(f);
+	return with;
+}
+
+TEST(each_papers_data_runs_its_own_bfs)
+{
+	char dir[1200];
+
+	if (ng_fixture_dir("", dir, sizeof(dir)) ||
+	    !strstr(dir, "/user/tests/fixtures"))
+		SKIP(return, "no share/reproduce beside the test's sources");
+	/* the experiment, its claims, figures and sweeps */
+	EXPECT_LE(12, paper_lists(_metadata, "dualopt", "bfs-shoc", "bfs"));
+	EXPECT_LE(10, paper_lists(_metadata, "carve", "bfs-road", "bfs"));
+	EXPECT_LE(2, paper_lists(_metadata, "coda", "bfs", "bfs-road"));
+	EXPECT_LE(2, paper_lists(_metadata, "coda", "bfs", "bfs-shoc"));
+}
+
+TEST_HARNESS_MAIN
