@@ -165,6 +165,26 @@ static unsigned int bs_chunk(const struct bs_args *a, const struct ng_block *b,
 }
 
 /*
+ * Warp @wi's chunk of levels[] as the host sets them, UINT_MAX but the
+ * source's 0, through @w; its vertices' count (0: none) and first in *v1.
+ */
+static unsigned int bs_put_levels(struct ng_block *b, const struct bs_args *a,
+				  unsigned int wi, struct ng_warp *w,
+				  uint64_t *v1)
+{
+	uint32_t lv[NG_WARP];
+	unsigned int nv = bs_chunk(a, b, wi, v1);
+
+	if (!nv)
+		return 0;
+	ng_warp_get(b, wi, w);
+	for (unsigned int l = 0; l < nv; l++)
+		lv[l] = *v1 + l == a->src ? 0 : BS_INF;
+	bs_st(w, nv, a->levels + *v1, lv);
+	return nv;
+}
+
+/*
  * Untimed, with the kernel's grid: each warp writes its chunk's levels
  * (UINT_MAX, the source 0) and offsets (the last chunk the final one
  * too), then its vertices' edges, 32 a store.
@@ -174,18 +194,12 @@ static void bs_init(struct ng_block *b, void *p)
 	const struct bs_args *a = p;
 
 	for (unsigned int wi = 0; wi < b->nwarps; wi++) {
-		uint32_t lv[NG_WARP];
 		struct ng_warp w;
-		unsigned int nv;
 		uint64_t v1;
+		unsigned int nv = bs_put_levels(b, a, wi, &w, &v1);
 
-		nv = bs_chunk(a, b, wi, &v1);
 		if (!nv)
 			break;
-		ng_warp_get(b, wi, &w);
-		for (unsigned int l = 0; l < nv; l++)
-			lv[l] = v1 + l == a->src ? 0 : BS_INF;
-		bs_st(&w, nv, a->levels + v1, lv);
 		bs_st(&w, nv, a->edge + v1, a->row + v1);
 		if (v1 + nv == a->n)
 			bs_st(&w, 1, a->edge + a->n, a->row + a->n);
@@ -204,18 +218,11 @@ static void bs_reset(struct ng_block *b, void *p)
 	const struct bs_args *a = p;
 
 	for (unsigned int wi = 0; wi < b->nwarps; wi++) {
-		uint32_t lv[NG_WARP];
 		struct ng_warp w;
-		unsigned int nv;
 		uint64_t v1;
 
-		nv = bs_chunk(a, b, wi, &v1);
-		if (!nv)
+		if (!bs_put_levels(b, a, wi, &w, &v1))
 			break;
-		ng_warp_get(b, wi, &w);
-		for (unsigned int l = 0; l < nv; l++)
-			lv[l] = v1 + l == a->src ? 0 : BS_INF;
-		bs_st(&w, nv, a->levels + v1, lv);
 	}
 }
 
