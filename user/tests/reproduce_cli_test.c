@@ -301,8 +301,8 @@ static double claim_value(const char *csv, const char *id, unsigned int *used)
  */
 TEST_F(rep, a_claims_mean_is_the_one_it_names_over_verified_runs)
 {
-	/* repl-ro: ~0.86x on rwshare, ~3x on hotspot: the means differ */
-	static const char *const wl[2] = { "rwshare", "hotspot" };
+	/* repl-ro: ~0.86x on rwshare, ~0.30x on randaccess: the means differ */
+	static const char *const wl[2] = { "rwshare", "randaccess" };
 	double am = 0, gm = 1, st[2] = { 0 }, hm = 0, none = 0, v;
 	char *res, *claims;
 	unsigned int used;
@@ -310,12 +310,12 @@ TEST_F(rep, a_claims_mean_is_the_one_it_names_over_verified_runs)
 
 	ASSERT_NE(NULL, f);
 	/* carve-none reads stale data on rwshare: it does not verify */
-	fprintf(f, "preset carve\nreference numa-gpu\nworkloads rwshare,hotspot,spmv\n"
+	fprintf(f, "preset carve\nreference numa-gpu\nworkloads rwshare,randaccess,spmv\n"
 		"systems numa-gpu,carve-none,repl-ro\n"
-		"claim am | s | speedup amean | repl-ro | 2 | x | rwshare,hotspot\n"
-		"claim gm | s | speedup gmean | repl-ro | 2 | x | rwshare,hotspot\n"
-		"claim st | s | speedup sums | repl-ro | 2 | x | rwshare,hotspot\n"
-		"claim hm | s | traffic hmean | repl-ro | 0.5 | x | rwshare,hotspot\n"
+		"claim am | s | speedup amean | repl-ro | 2 | x | rwshare,randaccess\n"
+		"claim gm | s | speedup gmean | repl-ro | 2 | x | rwshare,randaccess\n"
+		"claim st | s | speedup sums | repl-ro | 2 | x | rwshare,randaccess\n"
+		"claim hm | s | traffic hmean | repl-ro | 0.5 | x | rwshare,randaccess\n"
 		"claim all | s | speedup amean | carve-none | 2 | x\n");
 	fclose(f);
 	/* rwshare's stale reads need a kernel after the first: default iters */
@@ -337,9 +337,9 @@ TEST_F(rep, a_claims_mean_is_the_one_it_names_over_verified_runs)
 		st[1] += t1;
 		/* the mean of the reductions (reference / system), inverted */
 		hm += b0 / b1 / 2;
-		/* carve-none's own mean: hotspot and spmv, rwshare left out */
-		none += result(res, i ? "spmv" : "hotspot", "numa-gpu", 4) /
-			result(res, i ? "spmv" : "hotspot", "carve-none", 4) / 2;
+		/* carve-none's own mean: randaccess and spmv, rwshare left out */
+		none += result(res, i ? "spmv" : "randaccess", "numa-gpu", 4) /
+			result(res, i ? "spmv" : "randaccess", "carve-none", 4) / 2;
 	}
 	gm = sqrt(gm);
 	v = claim_value(claims, "am", &used);
@@ -351,8 +351,11 @@ TEST_F(rep, a_claims_mean_is_the_one_it_names_over_verified_runs)
 	EXPECT_GE(1e-5 * v, fabs(st[0] / st[1] - v));
 	v = claim_value(claims, "hm", &used);
 	EXPECT_GE(1e-5 * v, fabs(1 / hm - v));
-	/* the arithmetic and geometric means differ: the test tells them apart */
-	EXPECT_LT(0.1, am - gm);
+	/*
+	 * the arithmetic and geometric means differ (0.58 against 0.51),
+	 * thousands of times the tolerance: the test tells them apart
+	 */
+	EXPECT_LT(0.05, am - gm);
 	/* rwshare did not verify under carve-none: left out, named */
 	v = claim_value(claims, "all", &used);
 	EXPECT_GE(1e-5 * none, fabs(none - v)) TH_LOG("%s", claims);

@@ -84,9 +84,9 @@ static double field(const char *csv, const char *sweep, const char *sys,
 }
 
 /*
- * hotspot's three arrays of 1 MiB, two iterations: with all of the data,
- * each row is fetched once and the second iteration hits; with 12.5%
- * the arrays' rows take each other's slots.
+ * hotspot's three arrays of 1 MiB, four time steps (two kernels of
+ * two): with all of the data, each row is fetched once and the second
+ * kernel hits; with 12.5% the arrays' rows take each other's slots.
  */
 TEST_F(scalegpu, device_memory_share_decides_hits_and_fetches)
 {
@@ -94,7 +94,7 @@ TEST_F(scalegpu, device_memory_share_decides_hits_and_fetches)
 
 	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("bench", "--compare", "hotspot",
 					     "--system", "scalegpu", "--size", "1M",
-					     "--iters", "2", "--csv", "--sweep",
+					     "--iters", "4", "--csv", "--sweep",
 					     "device-mem=100%,12.5%")));
 	EXPECT_EQ(0, self->r.status) TH_LOG("%s", self->r.err);
 	o = self->r.out;
