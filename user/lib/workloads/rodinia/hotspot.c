@@ -543,10 +543,10 @@ static int hs_run(struct ng_system *sys, const struct ng_bench_opts *o,
 			continue;
 		r->verified = false;
 		snprintf(r->verify, sizeof(r->verify),
-			 "temp[%llu][%llu] = %.9g, the CPU reference says %.9g",
+			 "temp[%llu][%llu] = %.9g (0x%08x), the CPU reference says %.9g (0x%08x)",
 			 (unsigned long long)(i / side),
-			 (unsigned long long)(i % side), (double)got[i],
-			 (double)want[i]);
+			 (unsigned long long)(i % side), (double)got[i], g,
+			 (double)want[i], w);
 		break;
 	}
 out:
