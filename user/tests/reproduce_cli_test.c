@@ -21,6 +21,7 @@
 
 #include "ng_test.h"
 
+#include "rep_csv.h"
 #include "run_cmd.h"
 
 #define NGEMU(...) ((char *const[]){ (char *)ngemu_path(), __VA_ARGS__, NULL })
@@ -64,20 +65,6 @@ FIXTURE_TEARDOWN(rep)
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", self->dir);
 	if (system(cmd))
 		TH_LOG("could not remove %s", self->dir);
-}
-
-static char *file(const char *dir, const char *name)
-{
-	char path[256], *t = calloc(1, 1 << 16);
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "r");
-	if (f && t)
-		t[fread(t, 1, (1 << 16) - 1, f)] = '\0';
-	if (f)
-		fclose(f);
-	return t;
 }
 
 TEST_F(rep, claims_beside_ngemu_and_not_shown_marked)
@@ -134,27 +121,6 @@ TEST_F(rep, claims_beside_ngemu_and_not_shown_marked)
 	free(js);
 	free(md);
 	free(svg);
-}
-
-/* Figure @fig's value at @row, @col in figures.csv; -1: none. */
-static double fig_value(const char *csv, const char *fig, const char *row,
-			const char *col)
-{
-	size_t n = strlen(fig);
-
-	for (const char *l = csv; l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-		char r[64], c[64];
-		double v;
-		const char *q;
-
-		/* figure,"source",metric,row,column,ngemu,paper,ratio */
-		if (strncmp(l, fig, n) || l[n] != ',' || !(q = strstr(l, "\",")))
-			continue;
-		if (sscanf(q + 2, "%*[^,],%63[^,],%63[^,],%lf", r, c, &v) == 3 &&
-		    !strcmp(r, row) && !strcmp(c, col))
-			return v;
-	}
-	return -1;
 }
 
 TEST_F(rep, each_figure_has_its_table_and_plot)
@@ -254,44 +220,6 @@ TEST_F(rep, an_unverified_run_is_marked)
 	EXPECT_NE(NULL, strstr(md, "a run behind it did not verify its result"));
 	free(figs);
 	free(md);
-}
-
-/* The value of field @k (0-based) of results.csv's row @wl, @sys. */
-static double result(const char *csv, const char *wl, const char *sys,
-		     unsigned int k)
-{
-	char pat[96];
-	const char *l;
-
-	/* hash,workload,system,verified,modeled_s,remote,bytes,link,... */
-	snprintf(pat, sizeof(pat), ",%s,%s,", wl, sys);
-	l = strstr(csv, pat);
-	if (!l)
-		return -1;
-	while (l > csv && l[-1] != '\n')
-		l--;
-	for (unsigned int i = 0; i < k && l; i++)
-		l = strchr(l, ',') ? strchr(l, ',') + 1 : NULL;
-	return l ? strtod(l, NULL) : -1;
-}
-
-/* ngemu's value and the workloads used of claim @id in claims.csv. */
-static double claim_value(const char *csv, const char *id, unsigned int *used)
-{
-	char pat[64];
-	const char *l;
-	double v = -1;
-
-	snprintf(pat, sizeof(pat), "\n%s,", id);
-	l = strstr(csv, pat);
-	/* claim,"source",metric,system,reference,"workloads",paper,ngemu,... */
-	for (int q = 0; q < 2 && l; q++)
-		l = strstr(l + 1, "\",");
-	if (!l)
-		return -1;
-	/* ",paper,ngemu,ngemu_over_paper,direction,mean,used,left_out */
-	sscanf(l + 2, "%*[^,],%lf,%*[^,],%*[^,],%*[^,],%u", &v, used);
-	return v;
 }
 
 /*
