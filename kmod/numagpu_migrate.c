@@ -9,6 +9,7 @@
 #include <linux/jiffies.h>
 #include <linux/lockdep.h>
 #include <linux/mm.h>
+#include <linux/mmdebug.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/nodemask.h>
@@ -97,6 +98,7 @@ static void numagpu_moved(struct numagpu_buffer *buf, unsigned long idx,
 {
 	int from = page_to_nid(old);
 
+	VM_WARN_ON_ONCE_PAGE(!PageLocked(old), old);
 	unlock_page(old);
 	/* our reference, then the slot's: faults holding one retry */
 	put_page(old);

@@ -10,6 +10,7 @@
 #include <linux/jiffies.h>
 #include <linux/memcontrol.h>
 #include <linux/mm.h>
+#include <linux/mmdebug.h>
 #include <linux/nodemask.h>
 #include <linux/page_ref.h>
 #include <linux/pagemap.h>
@@ -219,6 +220,7 @@ static int numagpu_home_refs(struct page *home)
  */
 bool numagpu_home_held_elsewhere(struct page *home)
 {
+	VM_WARN_ON_ONCE_PAGE(!PageLocked(home), home);
 	return page_count(home) > numagpu_home_refs(home) +
 	       numagpu_page_mapcount(home);
 }
@@ -234,8 +236,10 @@ bool numagpu_home_held_elsewhere(struct page *home)
  */
 int numagpu_home_freeze(struct page *home)
 {
-	int refs = numagpu_home_refs(home);
+	int refs;
 
+	VM_WARN_ON_ONCE_PAGE(!PageLocked(home), home);
+	refs = numagpu_home_refs(home);
 	return page_ref_freeze(home, refs) ? refs : 0;
 }
 
