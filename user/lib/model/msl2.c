@@ -13,7 +13,7 @@
  * An L2 is shared by every GPU that reaches its memory, and GPUs run on
  * host threads of their own. So that hits do not depend on how the host
  * ran them, the tags change only at the end of an interval of modeled
- * time (model.h, ng_model_sync()): a requester logs its hits and fills
+ * time (pipeline.h, ng_model_sync()): a requester logs its hits and fills
  * for the home (evlog.c), keeps the lines it filled meanwhile in a small
  * table of its own (its later requests hit them), and the home's thread
  * applies every requester's log in (time, requester, issue) order.

@@ -180,7 +180,7 @@ static bool rdc_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 		 * The probe reads the line and its ECC, then the request goes
 		 * remote. The fill's write is reserved now too: an SM's
 		 * reservations must not jump to the far completion time, or
-		 * its later requests would queue behind it (model.h).
+		 * its later requests would queue behind it (resource.h).
 		 */
 		s = ng_reserve_dur(sm, ng_res_mem(m, r->gpu), r->t,
 				   2 * m->mem_line_dur);
