@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The model itself (ngemu/model/model.h; lib/model/frame.c): the
+ * The model itself (ngemu/model/model.h; lib/model/pipeline.c): the
  * enabled components in pipeline order with their state, the bandwidth
  * servers, what every SM copies of the configuration, and what runs it
  * from outside: a kernel's start and end, the end of an interval of

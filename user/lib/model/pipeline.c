@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The model's frame: the component pipeline built from the registry, SM
- * clocks with bounded memory-level parallelism, kernel boundaries. An
- * SM's state is made in sm.c, the bandwidth servers are in resource.c,
- * injection in inject.c, the components in their own files (registry.c
- * lists them).
+ * The model's pipeline (ngemu/model/pipeline.h): built from the registry,
+ * a request through it at SM clocks with bounded memory-level
+ * parallelism, interval ends, kernel boundaries. An SM's state is made in
+ * sm.c, the bandwidth servers are in resource.c, injection in inject.c,
+ * the components in their own files (registry.c lists them).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/frame.h"
+#include "model/model_impl.h"
 #include "ngemu/model/model.h"
 #include "ngemu/util/err.h"
 
