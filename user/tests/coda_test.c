@@ -15,7 +15,7 @@
 
 #include "ngemu/config.h"
 #include "ngemu/model/model.h"
-#include "ngemu/model/pageacc.h"
+#include "ngemu/model/page_access.h"
 #include "ngemu/runtime/space.h"
 
 #define LINE	64

@@ -12,7 +12,7 @@
 
 #include "ng_test.h"
 
-#include "model/dir_entry.h"
+#include "model/directory_entry.h"
 #include "ngemu/config.h"
 #include "ngemu/model/dir.h"
 #include "ngemu/model/model.h"

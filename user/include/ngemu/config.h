@@ -71,7 +71,7 @@ enum ng_replicate {
 };
 
 /*
- * How the L2 keeps its remote lines coherent (REC, model/dir.c): flushed
+ * How the L2 keeps its remote lines coherent (REC, model/directory.c): flushed
  * at kernel boundaries (software), kept with no coherence at all (an
  * upper bound; stale data possible), or by a directory at each home.
  */
@@ -101,7 +101,7 @@ enum ng_dir_policy {
 };
 
 /*
- * DualOpt's remote-access optimizations (model/de.c): none (the paper's
+ * DualOpt's remote-access optimizations (model/decision.c): none (the paper's
  * baseline: remote lines cross the link whole), one forced on for the
  * whole run, or the decision engine's choice per GPU.
  */
@@ -186,14 +186,14 @@ struct ng_config {
 	uint64_t l1_size;		/* per CU; 0: no L1 */
 	unsigned int l1_ways;
 	double l1_latency_ns;
-	/* REC (model/dir.c): the L2's coherence for remote lines */
+	/* REC (model/directory.c): the L2's coherence for remote lines */
 	enum ng_directory directory;
 	unsigned int dir_entries;	/* per home GPU */
 	unsigned int dir_ways;
 	enum ng_dir_policy dir_policy;
 	uint64_t rec_range;		/* bytes one rec entry covers */
 	unsigned int dir_addr_bits;	/* address bits an entry tags */
-	/* DualOpt (model/de.c, mshr.c, rdma.c, codec.c) */
+	/* DualOpt (model/decision.c, mshr.c, rdma_cache.c, codec.c) */
 	enum ng_remote_opt remote_opt;
 	unsigned int xfer_gran;		/* fine-grained transfer unit, bytes */
 	unsigned int mshr_entries;	/* miss entries per real SM (CU) */
@@ -207,7 +207,7 @@ struct ng_config {
 	double remote_thresh, block_thresh, hit_thresh;
 	enum ng_migrate migrate;
 	double migrate_latency_ns;	/* a migrating fault's stall */
-	/* MGPUSim's memory-side L2 (model/msl2.c) */
+	/* MGPUSim's memory-side L2 (model/mem_side_l2.c) */
 	uint64_t msl2_size;		/* per GPU; 0: none */
 	unsigned int msl2_ways;
 	double msl2_latency_ns;

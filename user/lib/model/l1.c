@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/frame.h"
+#include "model/model_impl.h"
 #include "model/l1.h"
 #include "ngemu/model/model.h"
 #include "ngemu/util/err.h"

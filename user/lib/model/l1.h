@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* What the L1 (l1.c) tells DualOpt's decision engine (de.c). */
+/* What the L1 (l1.c) tells DualOpt's decision engine (decision.c). */
 #ifndef NGEMU_LIB_MODEL_L1_H
 #define NGEMU_LIB_MODEL_L1_H
 

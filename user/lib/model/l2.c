@@ -7,9 +7,9 @@
  * coherence: each line carries the epoch it was filled in; a kernel
  * boundary bumps the GPU's epoch (20 bits, as CARVE's), which invalidates
  * every line at once; on roll-over the tags are cleared. Under CARVE's
- * hardware coherence (hwc.c) the L2 keeps its lines across kernels: a
- * write elsewhere invalidates them, and each line keeps a copy of its
- * home's IMST, which tells a writer to broadcast (CARVE IV-C).
+ * hardware coherence (carve_coherence.c) the L2 keeps its lines across
+ * kernels: a write elsewhere invalidates them, and each line keeps a copy
+ * of its home's IMST, which tells a writer to broadcast (CARVE IV-C).
  * With l2-local (the default) the L2 caches the GPU's own memory's lines
  * too, as the papers' L2s do, and they compete with the others for its
  * ways: write-back (a store to a line it holds, or allocates, does not

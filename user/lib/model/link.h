@@ -2,7 +2,7 @@
 /*
  * The CPU-GPU link's transfers (private to lib/model; link.c): what the
  * link component and ScaleGPU's tag miss handler (scalegpu.c) send; the
- * bytes of a transfer are ng_host_bytes() (ngemu/model/model.h). And the
+ * bytes of a transfer are ng_host_bytes() (ngemu/model/link_xfer.h). And the
  * fabric's use (ngemu/model/linkuse.h) of a transfer booked elsewhere.
  */
 #ifndef NGEMU_LIB_MODEL_LINK_H

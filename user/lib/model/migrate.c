@@ -22,7 +22,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "model/evlog.h"
+#include "model/event_log.h"
 #include "ngemu/model/model.h"
 #include "ngemu/util/err.h"
 #include "util/util.h"

@@ -18,15 +18,16 @@
  *    insert; a hit needs equal epochs; a kernel boundary bumps the epoch,
  *    which invalidates everything at once; on roll-over every sidecar is
  *    cleared.
- *  - hwc: GPU-VI with the IMST, as hwc.c keeps it at the home; this cache
- *    keeps the IMST copy of each line in its sidecar word (for the
- *    writer's broadcast decision) and drops lines when invalidated.
+ *  - hwc: GPU-VI with the IMST, as carve_coherence.c keeps it at the
+ *    home; this cache keeps the IMST copy of each line in its sidecar
+ *    word (for the writer's broadcast decision) and drops lines when
+ *    invalidated.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/frame.h"
+#include "model/model_impl.h"
 #include "ngemu/model/hwc.h"
 #include "ngemu/model/model.h"
 #include "ngemu/model/rdc.h"
@@ -180,7 +181,7 @@ static bool rdc_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 		 * The probe reads the line and its ECC, then the request goes
 		 * remote. The fill's write is reserved now too: an SM's
 		 * reservations must not jump to the far completion time, or
-		 * its later requests would queue behind it (model.h).
+		 * its later requests would queue behind it (resource.h).
 		 */
 		s = ng_reserve_dur(sm, ng_res_mem(m, r->gpu), r->t,
 				   2 * m->mem_line_dur);
@@ -293,7 +294,7 @@ static bool rdc_enabled(const struct ng_config *c)
 	return c->rdc_size != 0;
 }
 
-/* HWC (hwc.c): drop @line from @gpu's RDC. */
+/* HWC (carve_coherence.c): drop @line from @gpu's RDC. */
 static bool rdc_invalidate(void *priv, unsigned int gpu, uintptr_t line)
 {
 	struct rdc *d = priv;

@@ -2,7 +2,9 @@
 /*
  * The model's components, in pipeline order (component.h). A request
  * meets them top to bottom on its way to its home and bottom to top on
- * its way back; a configuration turns each on or off.
+ * its way back; a configuration turns each on or off. Each is
+ * ng_FILE_component in lib/model/FILE.c; the name configs, counters and
+ * reports use is its .name there, shorter for some (decision.c's is "de").
  */
 #include <string.h>
 
@@ -10,40 +12,40 @@
 
 extern const struct ng_component ng_stress_component;
 extern const struct ng_component ng_sharing_component;
-extern const struct ng_component ng_pageacc_component;
-extern const struct ng_component ng_repl_component;
+extern const struct ng_component ng_page_access_component;
+extern const struct ng_component ng_replication_component;
 extern const struct ng_component ng_migrate_component;
-extern const struct ng_component ng_de_component;
+extern const struct ng_component ng_decision_component;
 extern const struct ng_component ng_l1_component;
 extern const struct ng_component ng_mshr_component;
 extern const struct ng_component ng_l2_component;
-extern const struct ng_component ng_rdma_component;
+extern const struct ng_component ng_rdma_cache_component;
 extern const struct ng_component ng_rdc_component;
 extern const struct ng_component ng_scalegpu_component;
 extern const struct ng_component ng_link_component;
-extern const struct ng_component ng_hwc_component;
-extern const struct ng_component ng_dir_component;
-extern const struct ng_component ng_msl2_component;
+extern const struct ng_component ng_carve_coherence_component;
+extern const struct ng_component ng_directory_component;
+extern const struct ng_component ng_mem_side_l2_component;
 extern const struct ng_component ng_mem_component;
 
 const struct ng_component *const ng_components[] = {
-	&ng_stress_component,	/* host perturbation: determinism checks */
-	&ng_sharing_component,	/* a measurement: who shares what */
-	&ng_pageacc_component,	/* a measurement: which blocks touch what */
-	&ng_repl_component,	/* replication: where a line is read */
-	&ng_migrate_component,	/* page migration on first remote touch */
-	&ng_de_component,	/* DualOpt: decision engine, marks requests */
-	&ng_l1_component,	/* REC: an L1 per real SM, local and remote */
-	&ng_mshr_component,	/* DualOpt: fine-grained loads' MSHRs */
-	&ng_l2_component,	/* L2: remote lines */
-	&ng_rdma_component,	/* DualOpt: the RDMA cache, remote lines */
-	&ng_rdc_component,	/* CARVE: remote data cache, coherence */
-	&ng_scalegpu_component,	/* ScaleGPU: device memory caches the host */
-	&ng_link_component,	/* inter-GPU and CPU-GPU links */
-	&ng_hwc_component,	/* CARVE: coherence at the home */
-	&ng_dir_component,	/* REC: the directory at the home */
-	&ng_msl2_component,	/* MGPUSim's L2, in front of each memory */
-	&ng_mem_component,	/* the home's memory */
+	&ng_stress_component,		/* host perturbation, for determinism */
+	&ng_sharing_component,		/* measured: who shares what */
+	&ng_page_access_component,	/* measured: which blocks touch what */
+	&ng_replication_component,	/* served by a local copy of the page */
+	&ng_migrate_component,		/* pages move on first remote touch */
+	&ng_decision_component,		/* DualOpt: marks remote requests */
+	&ng_l1_component,		/* REC: per real SM, local and remote */
+	&ng_mshr_component,		/* DualOpt: fine-grained loads' MSHRs */
+	&ng_l2_component,		/* remote lines (local too: l2-local) */
+	&ng_rdma_cache_component,	/* DualOpt: remote lines, per GPU */
+	&ng_rdc_component,		/* CARVE: remote lines in memory */
+	&ng_scalegpu_component,		/* ScaleGPU: memory caches the host */
+	&ng_link_component,		/* inter-GPU and CPU-GPU links */
+	&ng_carve_coherence_component,	/* CARVE: the IMST at the home */
+	&ng_directory_component,	/* REC: sharers of the home's lines */
+	&ng_mem_side_l2_component,	/* MGPUSim: in front of each memory */
+	&ng_mem_component,		/* the home's memory */
 	NULL,
 };
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Bandwidth servers (model.h): each GPU's memory, each direction of each
- * inter-GPU link, of each CPU-GPU link and of each GPU's fabric port (a
- * switch or a hub: ng_link_route()), as calendars of capacity bins.
+ * Bandwidth servers (ngemu/model/resource.h): each GPU's memory, each
+ * direction of each inter-GPU link, of each CPU-GPU link and of each
+ * GPU's fabric port (a switch or a hub: ng_link_route()), as calendars of
+ * capacity bins.
  * During an interval the bins are read-only and each GPU books into its
  * own shadow (a small hash of the bins it touched, used by that GPU's
  * host thread alone); ng_model_sync() merges the shadows.
@@ -11,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/frame.h"
+#include "model/model_impl.h"
 #include "ngemu/model/model.h"
 
 /* Bins one GPU may touch on one server in an interval (a power of two). */

@@ -299,7 +299,7 @@ static ng_ticks sg_miss(struct ng_sm *sm, struct scalegpu *d,
 		g->valid[i] = all;
 		g->dirty[i] = 0;
 		g->ready[i] = arrive;
-		/* the row's write into DRAM, booked now (model.h: no far jumps) */
+		/* the row's DRAM write, booked now (resource.h: no far jumps) */
 		(void)ng_reserve_dur(sm, ng_res_mem(d->m, sm->gpu), t, d->row_dur);
 		sm->ctr.v[NG_CTR_SG_FETCH]++;
 	}

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "model/frame.h"
+#include "model/model_impl.h"
 #include "ngemu/model/model.h"
 #include "ngemu/model/sharing.h"
 #include "ngemu/util/err.h"

@@ -47,7 +47,7 @@ struct ng_pool_thread {
 	unsigned int gpu[NG_MAX_GPUS];
 };
 
-/* The end of an interval: what GPUs did that others must see (model.h). */
+/* The end of an interval: what GPUs did that others must see (pipeline.h). */
 static void interval_end(struct ng_system *sys, const unsigned int *gpu,
 		 unsigned int ngpu, struct ng_ibarrier *ib)
 {

@@ -62,7 +62,7 @@ struct ng_component {
 			   unsigned int nsm);
 	/*
 	 * optional: the end of an interval of modeled time, for GPU @gpu
-	 * (model.h, ng_model_sync()): what one GPU did that another must see
+	 * (pipeline.h, ng_model_sync()): what one GPU did that another must see
 	 * is applied here, in an order that does not depend on the host.
 	 * Phase 1 runs after every GPU's phase 0; sync_phases says how many.
 	 */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * DualOpt's decision engine (DualOpt section 4.3, lib/model/de.c): each
+ * DualOpt's decision engine (DualOpt section 4.3, lib/model/decision.c): each
  * GPU watches its first de-window remote accesses after a warm-up of
  * de-warmup, with remote data moved as whole lines meanwhile, and measures
  *

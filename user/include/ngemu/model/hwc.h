@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * CARVE's hardware coherence (lib/model/hwc.c): GPU-VI write-invalidate,
- * filtered by the In-Memory Sharing Tracker kept in the spare ECC bits of
- * every home line. Seen from the caches, from tests and from reports.
+ * CARVE's hardware coherence (lib/model/carve_coherence.c): GPU-VI
+ * write-invalidate, filtered by the In-Memory Sharing Tracker kept in the
+ * spare ECC bits of every home line. Seen from the caches, from tests and
+ * from reports.
  */
 #ifndef NGEMU_MODEL_HWC_H
 #define NGEMU_MODEL_HWC_H

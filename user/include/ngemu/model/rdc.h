@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * CARVE's Remote Data Cache seen from outside the model (model_rdc.c):
+ * CARVE's Remote Data Cache seen from outside the model (lib/model/rdc.c):
  * for tests and reports. Each returns -ENOENT when the model has no RDC.
  */
 #ifndef NGEMU_RDC_H

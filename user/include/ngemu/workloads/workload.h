@@ -23,7 +23,7 @@
 
 #include "ngemu/config.h"
 #include "ngemu/model/dualopt.h"
-#include "ngemu/model/pageacc.h"
+#include "ngemu/model/page_access.h"
 #include "ngemu/model/sharing.h"
 #include "ngemu/util/counters.h"
 #include "ngemu/runtime/space.h"

@@ -25,7 +25,7 @@
  * twice, and every row is sorted (what tc's intersections and cc's
  * undirected walk want, and what Graph500's kernels may assume).
  *
- * The random stream is wlc_hash() over the seed (wl.h): the same seed
+ * The random stream is wlc_hash() over the seed (wl_math.h): the same seed
  * gives the same graph on every machine and compiler; nothing here uses
  * libc's rand() or the host's floating point beyond IEEE comparisons.
  */

@@ -9,7 +9,7 @@
 #define NGEMU_WL_INPUTS_GRAPH_IMPL_H
 
 #include "workloads/inputs/graph.h"
-#include "workloads/wl.h"
+#include "workloads/wl_math.h"
 
 /* The most vertices a graph may have: rmat's 2 x 16 n row entries fit
  * the 32-bit offsets the workloads' device arrays hold. */

@@ -360,7 +360,7 @@ static const struct ng_key rdma_keys[] = {
 	{ .name = NULL },
 };
 
-const struct ng_component ng_rdma_component = {
+const struct ng_component ng_rdma_cache_component = {
 	.name = "rdma",
 	.desc = "DualOpt's RDMA cache: remote lines only, shared by the GPU's CUs, write-back, flushed at kernel boundaries",
 	.keys = rdma_keys,

@@ -2,14 +2,14 @@
 /*
  * Events a GPU's requests leave for another GPU, the home, to act on at
  * the next synchronization (private to lib/model): REC's directory
- * (dir.c) and page migration (migrate.c). Each requester logs into its
+ * (directory.c) and page migration (migrate.c). Each requester logs into its
  * own [requester][home] log during an interval, alone on its host thread;
  * the home's thread gathers its column and sorts it by (time, requester,
  * issue order), so the outcome does not depend on how the host scheduled
  * the threads.
  */
-#ifndef NGEMU_LIB_MODEL_EVLOG_H
-#define NGEMU_LIB_MODEL_EVLOG_H
+#ifndef NGEMU_LIB_MODEL_EVENT_LOG_H
+#define NGEMU_LIB_MODEL_EVENT_LOG_H
 
 #include <stdlib.h>
 
@@ -47,4 +47,4 @@ static inline void ng_evlog_free(struct ng_evlog *l)
 	l->cap = 0;
 }
 
-#endif /* NGEMU_LIB_MODEL_EVLOG_H */
+#endif /* NGEMU_LIB_MODEL_EVENT_LOG_H */

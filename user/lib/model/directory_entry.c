@@ -2,11 +2,11 @@
 /*
  * The directory's entry format (ngemu/model/dir.h): its size for a
  * configuration, and the bit-packed storage every entry lives in. The
- * protocol that reads and changes entries is in dir.c.
+ * protocol that reads and changes entries is in directory.c.
  */
 #include <errno.h>
 
-#include "model/dir_entry.h"
+#include "model/directory_entry.h"
 #include "ngemu/util/err.h"
 
 static unsigned int log2u(uint64_t v)

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The model's frame: the component pipeline built from the registry, SM
- * clocks with bounded memory-level parallelism, kernel boundaries. The
- * bandwidth servers are in resource.c, injection in inject.c, the
- * components in their own files (registry.c lists them).
+ * The model's pipeline (ngemu/model/pipeline.h): built from the registry,
+ * a request through it at SM clocks with bounded memory-level
+ * parallelism, interval ends, kernel boundaries. An SM's state is made in
+ * sm.c, the bandwidth servers are in resource.c, injection in inject.c,
+ * the components in their own files (registry.c lists them).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/frame.h"
+#include "model/model_impl.h"
 #include "ngemu/model/model.h"
 #include "ngemu/util/err.h"
 
@@ -123,69 +124,6 @@ void *ng_model_priv(const struct ng_model *m, const struct ng_component *comp)
 	return NULL;
 }
 
-static void never_yield(struct ng_sm *sm)
-{
-	sm->yield_at = UINT64_MAX;
-	sm->block_at = UINT64_MAX;
-}
-
-int ng_sm_init(struct ng_sm *sm, struct ng_model *m, unsigned int gpu,
-	       unsigned int index, unsigned int id)
-{
-	unsigned int slots = 1;
-
-	while (slots < m->mlp)
-		slots <<= 1;
-	memset(sm, 0, sizeof(*sm));
-	sm->model = m;
-	sm->gpu = gpu;
-	sm->index = index;
-	sm->id = id;
-	/* the ring wraps at mlp (ng_model_access); rounding up only pads */
-	sm->ring = calloc(slots, sizeof(*sm->ring));
-	sm->ring_mask = slots - 1;
-	sm->win = calloc(m->nres, sizeof(*sm->win));
-	if (sm->win)
-		sm->own_mem = &sm->win[ng_res_mem(m, gpu)];
-	sm->own_mem_shift = m->res[ng_res_mem(m, gpu)].bin_shift;
-	sm->link_bytes = m->link_use + gpu * m->link_stride;
-	sm->link_busy = sm->link_bytes + m->ngpus * m->ngpus;
-	sm->line_dur = m->mem_line_dur;
-	sm->mem_latency = m->mem_latency;
-	sm->issue_ticks = m->issue_ticks;
-	sm->inst_fp = m->inst_fp;
-	sm->mlp = m->mlp;
-	sm->line_bytes = m->cfg->line;
-	sm->line_words = m->cfg->line / 4;
-	/* checked mode: every access through the out-of-line path, which checks */
-	sm->local_inline = m->local_inline && !m->cfg->checked;
-	sm->space_base = (uintptr_t)m->space->base;
-	/* kmod: GPU g reaches memory through its own view (space.h) */
-	sm->view_delta = (uintptr_t)(gpu * m->space->view_stride);
-	sm->loc = m->space->loc;
-	sm->loc_pages = m->space->npages;
-	sm->page_shift = m->space->page_shift;
-	sm->rng = (m->cfg->seed + 1) * 0x9e3779b97f4a7c15ULL ^ (id + 1);
-	sm->linebuf = sm->own_linebuf;
-	/* driven by hand (tests): never gives way */
-	sm->yield_at = UINT64_MAX;
-	sm->block_at = UINT64_MAX;
-	sm->yield = never_yield;
-	if (!sm->ring || !sm->win) {
-		ng_sm_fini(sm);
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-void ng_sm_fini(struct ng_sm *sm)
-{
-	free(sm->ring);
-	free(sm->win);
-	sm->ring = NULL;
-	sm->win = NULL;
-}
-
 void ng_model_sync(struct ng_model *m, unsigned int phase, unsigned int gpu)
 {
 	if (!phase) {
@@ -209,13 +147,6 @@ bool ng_model_sync_phase1(const struct ng_model *m)
 		if (m->comp[i]->sync && m->comp[i]->sync_phases > 1)
 			return true;
 	return false;
-}
-
-void ng_sm_resync(struct ng_sm *sm)
-{
-	/* the global bins changed: windows look again */
-	for (unsigned int i = 0; i < sm->model->nres; i++)
-		sm->win[i].bin = 0;
 }
 
 void ng_model_kernel_begin(struct ng_model *m, struct ng_sm *const *sms,

@@ -195,7 +195,7 @@ static const struct ng_key repl_keys[] = {
 	{ .name = NULL },
 };
 
-const struct ng_component ng_repl_component = {
+const struct ng_component ng_replication_component = {
 	.name = "repl",
 	.desc = "software page replication baselines (CARVE II): read-only shared pages, or all (the ideal)",
 	.keys = repl_keys,

@@ -7,8 +7,8 @@
  *   group[0] .. group[groups-1] | base | valid
  *   group = position bit (rec only) | sharer bits (ngpus - 1)
  */
-#ifndef NGEMU_LIB_MODEL_DIR_ENTRY_H
-#define NGEMU_LIB_MODEL_DIR_ENTRY_H
+#ifndef NGEMU_LIB_MODEL_DIRECTORY_ENTRY_H
+#define NGEMU_LIB_MODEL_DIRECTORY_ENTRY_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -87,4 +87,4 @@ static inline void ng_dirent_set_group(const struct ng_dir_geom *g,
 	ng_dirent_put(st, o, g->sharers, sharers);
 }
 
-#endif /* NGEMU_LIB_MODEL_DIR_ENTRY_H */
+#endif /* NGEMU_LIB_MODEL_DIRECTORY_ENTRY_H */

@@ -6,11 +6,11 @@
  * workload (pages accessed by one block, by one GPU, by several) and, for
  * CODA's placement, the bytes each block touches of a data structure
  * (`B`). The model keeps it when the configuration says page-profile =
- * yes (lib/model/pageacc.c), from the last counter reset (the timed
+ * yes (lib/model/page_access.c), from the last counter reset (the timed
  * kernels); a block is known by its id in its launch's grid.
  */
-#ifndef NGEMU_MODEL_PAGEACC_H
-#define NGEMU_MODEL_PAGEACC_H
+#ifndef NGEMU_MODEL_PAGE_ACCESS_H
+#define NGEMU_MODEL_PAGE_ACCESS_H
 
 #include <stdint.h>
 
@@ -70,4 +70,4 @@ const char *ng_coda_category_name(enum ng_coda_category c);
 int ng_pageacc_block_bytes(const struct ng_model *m, uintptr_t start,
 			   uint64_t len, uint64_t *b);
 
-#endif /* NGEMU_MODEL_PAGEACC_H */
+#endif /* NGEMU_MODEL_PAGE_ACCESS_H */

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/frame.h"
+#include "model/model_impl.h"
 #include "model/l1.h"
 #include "ngemu/model/dualopt.h"
 #include "ngemu/model/model.h"
@@ -213,8 +213,8 @@ static int de_create(struct ng_model *m, void **priv, char *err, size_t errlen)
 
 int ng_de_report(const struct ng_model *m, struct ng_de_report *out)
 {
-	extern const struct ng_component ng_de_component;
-	struct de *d = ng_model_priv(m, &ng_de_component);
+	extern const struct ng_component ng_decision_component;
+	struct de *d = ng_model_priv(m, &ng_decision_component);
 	unsigned int votes[NG_NCLASS] = { 0 }, best = NG_CLASS_UNDECIDED;
 
 	memset(out, 0, sizeof(*out));
@@ -292,7 +292,7 @@ static const struct ng_key de_keys[] = {
 	{ .name = NULL },
 };
 
-const struct ng_component ng_de_component = {
+const struct ng_component ng_decision_component = {
 	.name = "de",
 	.desc = "DualOpt's decision engine: classifies each GPU's locality and marks its remote requests for coalescing or the RDMA cache",
 	.keys = de_keys,

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Per-home event logs, gathered in one order (evlog.h).
+ * Per-home event logs, gathered in one order (event_log.h).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/evlog.h"
+#include "model/event_log.h"
 #include "util/util.h"
 
 void *ng_evlog_add(struct ng_evlog *l, size_t size)

@@ -41,7 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/frame.h"
+#include "model/model_impl.h"
 #include "ngemu/model/hwc.h"
 #include "ngemu/model/model.h"
 #include "ngemu/model/sidecar.h"
@@ -91,7 +91,7 @@ struct hwc {
 	struct ev_log unplaced[NG_MAX_GPUS], placed[NG_MAX_GPUS];
 };
 
-extern const struct ng_component ng_hwc_component;
+extern const struct ng_component ng_carve_coherence_component;
 
 static void hwc_destroy(void *priv)
 {
@@ -492,7 +492,7 @@ static void hwc_kernel_end(void *priv, struct ng_sm *const *sms,
 
 int ng_hwc_sidecar(const struct ng_model *m, uintptr_t line, uint64_t *word)
 {
-	const struct hwc *h = ng_model_priv(m, &ng_hwc_component);
+	const struct hwc *h = ng_model_priv(m, &ng_carve_coherence_component);
 
 	if (!h)
 		return -ENOENT;
@@ -516,7 +516,7 @@ static const struct ng_key hwc_keys[] = {
 	{ .name = NULL },
 };
 
-const struct ng_component ng_hwc_component = {
+const struct ng_component ng_carve_coherence_component = {
 	.name = "hwc",
 	.desc = "CARVE hardware coherence: GPU-VI broadcast invalidates filtered by the home's IMST in its ECC bits",
 	.keys = hwc_keys,

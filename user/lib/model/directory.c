@@ -23,26 +23,26 @@
  * 4-line region) and really drops the line from the sharer's L2; the
  * L1s drop theirs at the next kernel boundary (l1.c).
  *
- * So that the result does not depend on the host's threads, as in hwc.c:
- * what reaches a home in an interval of modeled time is applied at its
- * end (phase 0, by the home's own thread, in order of arrival time), the
- * invalidations reach the sharers' caches in phase 1. A local write looks
- * at the directory as the interval found it (only the home's own thread
- * reads it meanwhile). A GPU that copied a line into its L2 (reading it,
- * or writing part of it) in the interval in which another GPU wrote it
- * may hold the data in host order rather than modeled order (or, for a
- * local write to a line nobody held when the interval began, miss the
- * invalidation): its copy is dropped too (dir.race_invals, no link
- * cost). The lines written in an interval are
+ * So that the result does not depend on the host's threads, as in
+ * carve_coherence.c: what reaches a home in an interval of modeled time
+ * is applied at its end (phase 0, by the home's own thread, in order of
+ * arrival time), the invalidations reach the sharers' caches in phase 1.
+ * A local write looks at the directory as the interval found it (only the
+ * home's own thread reads it meanwhile). A GPU that copied a line into
+ * its L2 (reading it, or writing part of it) in the interval in which
+ * another GPU wrote it may hold the data in host order rather than
+ * modeled order (or, for a local write to a line nobody held when the
+ * interval began, miss the invalidation): its copy is dropped too
+ * (dir.race_invals, no link cost). The lines written in an interval are
  * kept exactly, per home, so that no other line is dropped.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/dir_entry.h"
-#include "model/evlog.h"
-#include "model/frame.h"
+#include "model/directory_entry.h"
+#include "model/event_log.h"
+#include "model/model_impl.h"
 #include "ngemu/model/model.h"
 #include "ngemu/util/err.h"
 #include "util/util.h"
@@ -93,7 +93,7 @@ struct dir {
 	struct wset written[NG_MAX_GPUS];		/* per home */
 };
 
-extern const struct ng_component ng_dir_component;
+extern const struct ng_component ng_directory_component;
 
 static void dir_destroy(void *priv)
 {
@@ -493,7 +493,7 @@ static void dir_sync(void *priv, unsigned int phase, unsigned int gpu)
 int ng_dir_lookup(const struct ng_model *m, unsigned int home, uintptr_t line,
 		  struct ng_dir_entry *out)
 {
-	const struct dir *d = ng_model_priv(m, &ng_dir_component);
+	const struct dir *d = ng_model_priv(m, &ng_directory_component);
 	uint64_t li;
 	int64_t e;
 
@@ -539,7 +539,7 @@ static const struct ng_key dir_keys[] = {
 	{ .name = NULL },
 };
 
-const struct ng_component ng_dir_component = {
+const struct ng_component ng_directory_component = {
 	.name = "dir",
 	.desc = "REC's coherence directory at each home: per-line, HMG or range-coalesced entries, bit-packed",
 	.keys = dir_keys,

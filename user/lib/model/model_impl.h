@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The model frame's own parts (private to lib/model). */
-#ifndef NGEMU_LIB_MODEL_FRAME_H
-#define NGEMU_LIB_MODEL_FRAME_H
+/*
+ * What the model's own files share and nothing outside lib/model may
+ * use: the bandwidth servers' life cycle (resource.c) and a component's
+ * state (pipeline.c).
+ */
+#ifndef NGEMU_LIB_MODEL_MODEL_IMPL_H
+#define NGEMU_LIB_MODEL_MODEL_IMPL_H
 
 #include "ngemu/model/model.h"
 
@@ -16,4 +20,4 @@ void ng_resources_merge(struct ng_model *m, unsigned int gpu);
 /* The component @comp's state in @m, or NULL when it is not enabled. */
 void *ng_model_priv(const struct ng_model *m, const struct ng_component *comp);
 
-#endif /* NGEMU_LIB_MODEL_FRAME_H */
+#endif /* NGEMU_LIB_MODEL_MODEL_IMPL_H */

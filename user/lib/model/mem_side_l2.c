@@ -13,8 +13,8 @@
  * An L2 is shared by every GPU that reaches its memory, and GPUs run on
  * host threads of their own. So that hits do not depend on how the host
  * ran them, the tags change only at the end of an interval of modeled
- * time (model.h, ng_model_sync()): a requester logs its hits and fills
- * for the home (evlog.c), keeps the lines it filled meanwhile in a small
+ * time (pipeline.h, ng_model_sync()): a requester logs its hits and fills
+ * for the home (event_log.c), keeps the lines it filled meanwhile in a small
  * table of its own (its later requests hit them), and the home's thread
  * applies every requester's log in (time, requester, issue) order.
  */
@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/evlog.h"
+#include "model/event_log.h"
 #include "ngemu/model/model.h"
 #include "ngemu/util/err.h"
 #include "util/util.h"
@@ -281,7 +281,7 @@ static const struct ng_key msl2_keys[] = {
 	{ .name = NULL },
 };
 
-const struct ng_component ng_msl2_component = {
+const struct ng_component ng_mem_side_l2_component = {
 	.name = "msl2",
 	.desc = "memory-side L2 of each GPU (MGPUSim's): tags only, every requester's hits skip the memory",
 	.keys = msl2_keys,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Page-access tracking (ngemu/model/pageacc.h): per page, the block and
+ * Page-access tracking (ngemu/model/page_access.h): per page, the block and
  * the GPU that touched it, or "several"; per line, its block in the first
  * timed kernel that touched it, or "several". A measurement, not
  * hardware: it routes nothing and costs no modeled time. Each entry only
@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
-#include "model/frame.h"
+#include "model/model_impl.h"
 #include "ngemu/model/model.h"
-#include "ngemu/model/pageacc.h"
+#include "ngemu/model/page_access.h"
 #include "ngemu/util/err.h"
 #include "util/util.h"
 
@@ -59,7 +59,7 @@ static uint64_t first_key(uint64_t kernel, uint64_t t, unsigned int gpu,
 	       (t < tmax ? t : tmax) << 5 | (uint64_t)(gpu & 15) << 1 | write;
 }
 
-extern const struct ng_component ng_pageacc_component;
+extern const struct ng_component ng_page_access_component;
 
 static void pa_destroy(void *priv)
 {
@@ -250,7 +250,7 @@ const char *ng_coda_category_name(enum ng_coda_category c)
 
 int ng_pageacc_report(const struct ng_model *m, struct ng_pageacc *out)
 {
-	const struct pageacc *p = ng_model_priv(m, &ng_pageacc_component);
+	const struct pageacc *p = ng_model_priv(m, &ng_page_access_component);
 	uint64_t n;
 
 	*out = (struct ng_pageacc){ 0 };
@@ -275,7 +275,7 @@ int ng_pageacc_report(const struct ng_model *m, struct ng_pageacc *out)
 
 int ng_pageacc_copies(const struct ng_model *m, struct ng_copies *out)
 {
-	const struct pageacc *p = ng_model_priv(m, &ng_pageacc_component);
+	const struct pageacc *p = ng_model_priv(m, &ng_page_access_component);
 	uint64_t n;
 
 	*out = (struct ng_copies){ 0 };
@@ -301,7 +301,7 @@ int ng_pageacc_copies(const struct ng_model *m, struct ng_copies *out)
 int ng_pageacc_block_bytes(const struct ng_model *m, uintptr_t start,
 			   uint64_t len, uint64_t *b)
 {
-	const struct pageacc *p = ng_model_priv(m, &ng_pageacc_component);
+	const struct pageacc *p = ng_model_priv(m, &ng_page_access_component);
 	uint64_t first, last, touched = 0, single = 0, runs = 0, down = 0;
 	uint64_t prev = 0;
 
@@ -351,7 +351,7 @@ static const struct ng_key pa_keys[] = {
 	{ .name = NULL },
 };
 
-const struct ng_component ng_pageacc_component = {
+const struct ng_component ng_page_access_component = {
 	.name = "pageacc",
 	.desc = "page-access tracking: blocks and GPUs per page, blocks per line (CODA's categories and B; a measurement)",
 	.keys = pa_keys,
