@@ -54,7 +54,9 @@ endif
 LDLIBS  := -lnuma -luring -lm
 
 LIB_SRCS     := $(sort $(shell find user/lib -name '*.c'))
-NGEMU_SRCS   := $(wildcard user/ngemu/*.c)
+# the papers (user/papers/NAME/, ngemu/paper.h) are the command line's
+PAPER_SRCS   := $(sort $(shell find user/papers -name '*.c'))
+NGEMU_SRCS   := $(wildcard user/ngemu/*.c) $(PAPER_SRCS)
 # the command line but its main(): ng_main() for programs of one's own
 CLI_SRCS     := $(filter-out user/ngemu/ngemu.c,$(NGEMU_SRCS))
 UTEST_SRCS   := $(wildcard user/tests/*.c)
@@ -107,7 +109,11 @@ install: user
 		$(INSTALL_DIR)/share/ngemu/reproduce
 	$(Q)install -m 755 $(NGEMU) $(INSTALL_DIR)/bin/ngemu
 	$(Q)install -m 644 $(BUILD)/ngemu.1 $(INSTALL_DIR)/share/man/man1/ngemu.1
-	$(Q)install -m 644 share/reproduce/*.txt $(INSTALL_DIR)/share/ngemu/reproduce/
+	$(Q)for d in user/papers/*/; do \
+		p=$$(basename "$$d"); \
+		install -m 644 "$$d/reproduce.txt" \
+			$(INSTALL_DIR)/share/ngemu/reproduce/$$p.txt || exit 1; \
+	done
 	$(Q)install -m 644 $(LIB) $(INSTALL_DIR)/lib/libngemu.a
 	$(Q)install -m 644 $(CLI_LIB) $(INSTALL_DIR)/lib/libngemu-cli.a
 	$(Q)for h in $(PUB_HDRS); do \
@@ -151,9 +157,12 @@ $(KO): $(KMOD_SRCS)
 user: $(LIB) $(CLI_LIB) $(NGEMU) $(BUILD)/ngemu.1
 
 # the man page, with the version of the tree
-$(BUILD)/ngemu.1: user/ngemu/ngemu.1.in include/uapi/linux/numagpu.h
+# its PAPERS section is what the papers' registry says (config --papers)
+$(BUILD)/ngemu.1: user/ngemu/ngemu.1.in include/uapi/linux/numagpu.h $(NGEMU)
 	$(Q)mkdir -p $(@D)
-	$(Q)sed 's|@VERSION@|$(VERSION)|' $< > $@
+	$(Q)$(NGEMU) config --papers | sed 's/\\/\\\\/g; s/-/\\-/g; s/^\./\\\&./' > $@.papers
+	$(Q)sed -e 's|@VERSION@|$(VERSION)|' -e '/^@PAPERS@$$/{r $@.papers' -e 'd}' $< > $@
+	$(Q)rm -f $@.papers
 tests: $(UTESTS)
 selftests: $(KSFTS) $(KSFT_M32) $(BUILD)/selftests/numagpu/run_order
 
@@ -194,6 +203,13 @@ $(BUILD)/tests/%: $(OBJ)/user/tests/%.o $(LIB)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) $(NG_LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
+# a paper plug-in's test is the command line too: it links libngemu-cli
+$(BUILD)/tests/paper_plugin_test: $(OBJ)/user/tests/paper_plugin_test.o \
+		$(CLI_LIB) $(LIB)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) $(NG_LDFLAGS) -o $@ $< $(CLI_LIB) $(LIB) $(LDLIBS)
+
 $(BUILD)/selftests/numagpu/%: $(OBJ)/selftests/numagpu/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD      $@")
@@ -232,35 +248,18 @@ bench: user
 		echo; \
 	done
 
-# CARVE (Documentation/carve.rst): every CARVE workload side by side under
-# NUMA-GPU, replication, CARVE-SWC/HWC/none and the ideal. carve-none's
-# stale data on rwshare and bfs-road is expected and does not fail a run;
-# any other failure stops it.
-.PHONY: bench-carve
-bench-carve: user
-	$(Q)for w in hotspot spmv bfs-road randaccess rwshare xsbench alexnet-conv; do \
-		$(NGEMU) bench --compare $$w $(BENCH_ARGS) || exit 1; \
-		echo; \
-	done
-
-# REC (Documentation/rec.rst): every REC workload under dir, dir-2x, hmg
-# and rec, normalized to dir, with the averages beside the paper's
-# (~10 s; SIZE=paper/8 for 1/8 of the paper's footprints, ~10 min).
-.PHONY: bench-rec
-bench-rec: user
-	$(Q)tools/bench-rec.sh $(NGEMU) $(BENCH_ARGS)
-
-# DualOpt's thirteen workloads under its systems, classes beside the
-# paper's, and the granularity and timeout sweeps (Documentation/dualopt.rst).
-.PHONY: bench-dualopt
-bench-dualopt: user
-	$(Q)tools/bench-dualopt.sh $(NGEMU) $(BENCH_ARGS)
-
-# ScaleGPU's workloads under full, split, zero-copy and scalegpu over
-# device memory's share and data per tag (Documentation/scalegpu.rst).
-.PHONY: bench-scalegpu
-bench-scalegpu: user
-	$(Q)tools/bench-scalegpu.sh $(NGEMU) $(BENCH_ARGS)
+# Each paper's bench (user/papers/NAME/bench.sh): its workloads under its
+# systems, its averages beside the paper's. bench-carve (every CARVE
+# workload under NUMA-GPU, replication, CARVE-SWC/HWC/none and the ideal),
+# bench-rec (~10 s; SIZE=paper/8 for 1/8 of the paper's footprints, ~10
+# min), bench-dualopt (classes beside the paper's, the granularity and
+# timeout sweeps), bench-scalegpu (over device memory's share and data per
+# tag), bench-coda (the measured categories beside the paper's).
+# BENCH_ARGS passes options.
+PAPERS := $(notdir $(patsubst %/bench.sh,%,$(wildcard user/papers/*/bench.sh)))
+.PHONY: $(PAPERS:%=bench-%)
+$(PAPERS:%=bench-%): bench-%: user
+	$(Q)user/papers/$*/bench.sh $(NGEMU) $(BENCH_ARGS)
 
 # Each paper's experiments, its claims beside ngemu's values, into
 # reproduce-PAPER/, and every claim in reproduce-summary.md
@@ -277,12 +276,6 @@ PAPER ?= scalegpu
 reproduce-paper: user
 	$(Q)$(NGEMU) reproduce $(PAPER) --size paper --jobs 2 \
 		--out reproduce-$(PAPER)-paper $(REPRODUCE_ARGS); true
-
-# CODA's workloads under fgp, cgp, cgp-ft and coda (capped and not), the
-# measured categories beside the paper's (Documentation/coda.rst).
-.PHONY: bench-coda
-bench-coda: user
-	$(Q)tools/bench-coda.sh $(NGEMU) $(BENCH_ARGS)
 
 # What the worker pool's design rests on: a barrier of a thread per SM
 # against the pool's barrier of a thread per CPU and a coroutine switch.

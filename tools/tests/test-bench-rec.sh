@@ -1,5 +1,5 @@
 #!/bin/sh
-# Tests tools/bench-rec.sh on a stand-in ngemu whose compare tables are
+# Tests user/papers/rec/bench.sh on a stand-in ngemu whose compare tables are
 # made up: the averages it prints (geometric mean of performance, means of
 # the ratios to dir, skipping workloads where dir counted nothing), the
 # workloads it skips, and exit 1 when a run did not verify. Emits TAP.
@@ -16,7 +16,7 @@ case "\$2" in
 esac
 EOF
 chmod +x "$tmp/ngemu"
-head='workload,sweep,system,verified,modeled_s,perf_vs_dir,l2_misses,l2_cold_misses,l2_misses_vs_dir,inv_write,inv_evict,inv_write_hits,inv_evict_hits,unnecessary_vs_dir,evict_share_of_hits,transactions,transactions_vs_dir,dir_evictions,addresses_per_eviction,entry_bits,dir_storage_bytes'
+head='workload,sweep,system,verified,modeled_s,speedup_vs_reference,l2_misses,l2_cold_misses,l2_misses_vs_reference,inv_write,inv_evict,inv_write_hits,inv_evict_hits,unnecessary_vs_reference,evict_share_of_hits,transactions,transactions_vs_reference,dir_evictions,addresses_per_eviction,entry_bits,dir_storage_bytes'
 # perf 2 and 0.5 for rec: geometric mean 1 (+0.0%); misses 0.5 and 0.3:
 # mean 0.4 (-60%); unnecessary only in aa (bb's dir has none): 0.1 (-90%)
 cat >"$tmp/aa.csv" <<EOF
@@ -34,7 +34,7 @@ bb,,hmg,1,1,1,10,0,1,0,0,0,0,0,0,100,1,0,0,44,1
 bb,,rec,1,1,0.5,3,0,0.3,0,0,0,0,0,0,50,0.5,0,0,103,1
 EOF
 rc=0
-WORKLOADS="aa bb cc" "$tools/bench-rec.sh" "$tmp/ngemu" >"$tmp/out" 2>"$tmp/err" || rc=$?
+WORKLOADS="aa bb cc" "$tools/../user/papers/rec/bench.sh" "$tmp/ngemu" >"$tmp/out" 2>"$tmp/err" || rc=$?
 is "all verified: exit 0" 0 "$rc"
 is "performance is a geometric mean" \
 	"performance       +0.0%     +0.0%     +0.0%   rec +32.7%, hmg +16.7%, dir-2x +7.3%" \
@@ -49,7 +49,7 @@ if grep -q "cc is not built" "$tmp/err"; then pass "an unknown workload is skipp
 	diag "$(cat "$tmp/err")"; fail "an unknown workload is skipped, said"; fi
 sed -i 's/^bb,,hmg,1/bb,,hmg,0/' "$tmp/bb.csv"
 rc=0
-WORKLOADS="aa bb" "$tools/bench-rec.sh" "$tmp/ngemu" >"$tmp/out" 2>&1 || rc=$?
+WORKLOADS="aa bb" "$tools/../user/papers/rec/bench.sh" "$tmp/ngemu" >"$tmp/out" 2>&1 || rc=$?
 is "a run that did not verify: exit 1" 1 "$rc"
 if grep -q "not verified: bb/hmg" "$tmp/out"; then pass "it is named"; else
 	diag "$(cat "$tmp/out")"; fail "it is named"; fi

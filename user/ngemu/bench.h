@@ -4,10 +4,12 @@
 #define NGEMU_CMD_BENCH_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 
 #include "ngemu/config.h"
 #include "ngemu/model/linkuse.h"
+#include "ngemu/paper.h"
 #include "ngemu/util/json.h"
 #include "ngemu/workloads/workload.h"
 
@@ -72,122 +74,50 @@ const char *ng_fmt_dur(double s, char *buf, size_t len);
 const char *ng_fmt_dur_col(double s, double max, char *buf, size_t len);
 
 /*
- * The families of --compare's systems: CARVE's (normalized to the ideal,
- * speed-up over numa-gpu), REC's directories (L2 coherence, against the
- * per-line directory, dir) and DualOpt's (against its baseline).
+ * --compare (cmd_compare.c): a paper's systems side by side (ngemu/paper.h).
+ * The paper of a command line's compare run: that of the first system its
+ * --systems name, else the one whose preset its --system names, else the
+ * first paper. @fmt of the run: 0 human, 1 JSON, 2 CSV.
  */
-enum cmp_family {
-	CMP_CARVE, CMP_REC, CMP_DUALOPT, CMP_SCALEGPU, CMP_CODA, CMP_NFAMILY
-};
-
-struct cmp_family_info {
-	const char *name;
-	const char *preset;		/* --system that selects the family */
-	/* the options compare mode starts from (scaled regime) */
-	const char *const *scaled;
-	unsigned int nscaled;
-	const char *defaults;		/* --systems when none are given */
-	const char *ref;		/* the system others are measured against */
-};
-
-extern const struct cmp_family_info ng_cmp_families[CMP_NFAMILY];
-
-/* A system of --compare: how it sets the configuration. */
-struct cmp_system {
-	const char *name;
-	const char *desc;
-	const char *rdc;		/* "keep": the configured rdc-size */
-	const char *coherence;
-	const char *replicate;
-	const char *directory;		/* the L2's coherence (config value) */
-	unsigned int dir_scale;		/* x the configured dir-entries (0: 1) */
-	enum cmp_family family;
-	const char *set;		/* more "key=value ..." it sets, or NULL */
-	/*
-	 * no coherence (an upper bound): a workload sharing written data
-	 * reads stale values by design, so its verification failing is
-	 * reported as expected and does not fail the run
-	 */
-	bool stale_expected;
-};
-
-#define CMP_NSYS_MAX	32
-
-/* One run of --compare. */
-struct cmp_row {
-	char sweep[48];
-	const struct cmp_system *sys;
-	struct ng_bench_result r;
-	double norm;			/* modeled time / the reference's */
-	double vs_numa;			/* numa-gpu (or dir) time / this one's */
-	uint64_t inv_msgs;
-	struct ng_config cfg;		/* as it ran */
-};
-
-/* The largest modeled time of @n compare rows, for ng_fmt_dur_col(). */
-double ng_cmp_max_modeled(const struct cmp_row *rows, unsigned int n);
-
-/* REC's tables (compare_rec.c): human and CSV, and its JSON fields. */
-void ng_cmp_rec_human(const struct cmp_row *rows, unsigned int n,
-		      const char *sweep_key);
-void ng_cmp_rec_csv(const struct cmp_row *rows, unsigned int n,
-		    const char *sweep_key);
-void ng_cmp_rec_json(struct ng_json *j, const struct cmp_row *w,
-		     const struct cmp_row *ref);
-/* DualOpt's (compare_dualopt.c), the same three. */
-void ng_cmp_dualopt_human(const struct cmp_row *rows, unsigned int n,
-			  const char *sweep_key);
-void ng_cmp_dualopt_csv(const struct cmp_row *rows, unsigned int n,
-			const char *sweep_key);
-void ng_cmp_dualopt_json(struct ng_json *j, const struct cmp_row *w,
-			 const struct cmp_row *ref);
-/* ScaleGPU's (compare_scalegpu.c), the same three. */
-void ng_cmp_scalegpu_human(const struct cmp_row *rows, unsigned int n,
-			   const char *sweep_key);
-void ng_cmp_scalegpu_csv(const struct cmp_row *rows, unsigned int n,
-			 const char *sweep_key);
-void ng_cmp_scalegpu_json(struct ng_json *j, const struct cmp_row *w,
-			  const struct cmp_row *ref);
-/* CODA's (compare_coda.c), the same three. */
-void ng_cmp_coda_human(const struct cmp_row *rows, unsigned int n,
-		       const char *sweep_key);
-void ng_cmp_coda_csv(const struct cmp_row *rows, unsigned int n,
-		     const char *sweep_key);
-void ng_cmp_coda_json(struct ng_json *j, const struct cmp_row *w,
-		      const struct cmp_row *ref);
-/*
- * The reference row of @w's sweep value: its family's reference system
- * if it ran, else the first.
- */
-const struct cmp_row *ng_cmp_ref(const struct cmp_row *rows, unsigned int n,
-				 const struct cmp_row *w);
-
-/*
- * Row @w's "verified" cell: "yes", "NO", or "stale" for a failed
- * verification its system expects (stale_expected).
- */
-const char *ng_cmp_verified(const struct cmp_row *w);
-/* Whether row @w failed its verification and that fails the run. */
-bool ng_cmp_failed(const struct cmp_row *w);
-
-const struct cmp_system *ng_cmp_find(const char *name, size_t len);
-int ng_cmp_apply(struct ng_config *c, const struct cmp_system *s,
-		 uint64_t rdc, char *err, size_t errlen);
-/* The systems of a comma list; 0 after a usage error (printed). */
-unsigned int ng_cmp_systems(const char *list,
-			    const struct cmp_system *sel[CMP_NSYS_MAX]);
-
-/*
- * --compare (cmd_compare.c): the family of a command line's compare run:
- * that of the first system its --systems name, else of its --system
- * preset (CARVE's for any other). @fmt of the run: 0 human, 1 JSON, 2 CSV.
- */
-#define NG_CMP_MAX_SCALED 16
-enum cmp_family ng_cmp_family(int argc, char **argv);
+const struct ng_paper *ng_cmp_paper(int argc, char **argv);
 int ng_bench_compare(const struct ng_config *base,
 		     const struct ng_workload *wl,
 		     const struct ng_bench_opts *o, const char *systems,
 		     const char *sweep, int fmt);
+
+#define CMP_NSYS_MAX	32
+
+/* For --help: every paper, its preset, systems, defaults and regime. */
+void ng_cmp_help(FILE *out);
+
+/*
+ * The systems of a comma list; 0 after a usage error (printed, naming
+ * every paper's systems).
+ */
+unsigned int ng_cmp_systems(const char *list,
+			    const struct ng_paper_system *sel[CMP_NSYS_MAX]);
+/* Apply system @s over @c, then validate. */
+int ng_cmp_apply(struct ng_config *c, const struct ng_paper_system *s,
+		 char *err, size_t errlen);
+/*
+ * The run @w is measured against: @p's reference system at @w's sweep
+ * value if it ran, else the first run of that value.
+ */
+const struct ng_paper_run *ng_cmp_ref(const struct ng_paper *p,
+				      const struct ng_paper_run *rows,
+				      unsigned int n,
+				      const struct ng_paper_run *w);
+/*
+ * Run @w's "verified" cell: "yes", "NO", or "stale" for a failed
+ * verification its system expects (stale_expected).
+ */
+const char *ng_cmp_verified(const struct ng_paper_run *w);
+/* Whether run @w failed its verification and that fails the run. */
+bool ng_cmp_failed(const struct ng_paper_run *w);
+/* @p's table of @n runs, in format @fmt (compare_table.c). */
+void ng_cmp_print(const struct ng_paper *p, const struct ng_config *base,
+		  const char *workload, const struct ng_paper_run *rows,
+		  unsigned int n, const char *sweep_key, int fmt);
 
 /*
  * --compare --agreement N (cmd_agreement.c): each system once with

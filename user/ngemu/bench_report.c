@@ -245,16 +245,6 @@ const char *ng_fmt_dur_col(double s, double max, char *buf, size_t len)
 	return buf;
 }
 
-double ng_cmp_max_modeled(const struct cmp_row *rows, unsigned int n)
-{
-	double max = 0;
-
-	for (unsigned int i = 0; i < n; i++)
-		if (rows[i].r.modeled_s > max)
-			max = rows[i].r.modeled_s;
-	return max;
-}
-
 static double frac(uint64_t a, uint64_t b)
 {
 	return b ? (double)a / (double)b : 0;

@@ -23,7 +23,7 @@
 #define AGREE_MAX_RUNS	100
 
 struct agree_row {
-	const struct cmp_system *sys;
+	const struct ng_paper_system *sys;
 	double det;
 	double t[AGREE_MAX_RUNS];
 	double mean, spread, diff;
@@ -104,7 +104,7 @@ int ng_bench_agreement(const struct ng_config *base,
 		       const struct ng_bench_opts *o, const char *systems,
 		       unsigned int runs, bool json)
 {
-	const struct cmp_system *sel[CMP_NSYS_MAX];
+	const struct ng_paper_system *sel[CMP_NSYS_MAX];
 	struct agree_row *rows;
 	unsigned int nsel, missed = 0;
 	char err[512], b1[32], b2[32];
@@ -126,7 +126,7 @@ int ng_bench_agreement(const struct ng_config *base,
 
 		w->sys = sel[i];
 		w->verified = true;
-		if (ng_cmp_apply(&c, sel[i], c.rdc_size, err, sizeof(err))) {
+		if (ng_cmp_apply(&c, sel[i], err, sizeof(err))) {
 			free(rows);
 			return ng_usage_error("bench", "%s", err);
 		}

@@ -41,25 +41,13 @@ static void bench_usage(FILE *out)
 		"      --no-native     skip the native run\n"
 		"      --corrupt-one   change one element of the result before verifying it:\n"
 		"                      the run must then report FAILED (checks the check)\n"
-		"      --compare       run WORKLOAD under several systems side by side,\n"
-		"                      normalized to the ideal (CARVE; see Documentation/carve.rst);\n"
-		"                      starts from the scaled regime --page 64K --l2-size 256K\n"
-		"                      --rdc-size 4M --mem-per-gpu 64M --deterministic\n"
-		"      --systems LIST  with --compare: numa-gpu,repl-ro,carve-none,carve-swc,\n"
-		"                      carve-hwc,ideal (default: all); or REC's dir,dir-2x,\n"
-		"                      hmg,rec,l2-swc (default with --system rec: dir,dir-2x,\n"
-		"                      hmg,rec; normalized to dir, from REC's scaled regime\n"
-		"                      --l2-size 256K --dir-entries 1024 --l1-size 2K;\n"
-		"                      see Documentation/rec.rst); or DualOpt's baseline,\n"
-		"                      page-migration,fine,coalesce,rdma-cache,dualopt\n"
-		"                      (default with --system dualopt: all but fine;\n"
-		"                      against baseline; see Documentation/dualopt.rst); or\n"
-		"                      ScaleGPU's full,split,zero-copy,scalegpu (default\n"
-		"                      with --system scalegpu; against full; --device-mem\n"
-		"                      sets scalegpu's share; Documentation/scalegpu.rst);\n"
-		"                      or CODA's fgp,cgp,cgp-ft,cgp-mig,coda,coda-uncapped\n"
-		"                      (default with --system coda; against fgp;\n"
-		"                      Documentation/coda.rst)\n"
+		"      --compare       run WORKLOAD under a paper's systems side by side,\n"
+		"                      each against the paper's reference, from the paper's\n"
+		"                      regime (options given override it); the paper is that\n"
+		"                      of the first of --systems, else of --system's preset\n"
+		"      --systems LIST  with --compare: systems of one paper (default: the\n"
+		"                      paper's own list); the papers' systems are below\n");
+	fprintf(out,
 		"      --sweep K=V,..  with --compare: repeat for each value of a config key\n"
 		"                      (e.g. rdc-size=1M,2M,4M,8M, link-bw=32,64,128,\n"
 		"                      xfer-gran=4,8,16, codec-timeout=10,30,50,\n"
@@ -73,7 +61,7 @@ static void bench_usage(FILE *out)
 		"  -h, --help          show this help and exit\n"
 		"\n"
 		"System and model (see 'ngemu config --show' for every key):\n"
-		"      --system NAME   preset: carve (default), dualopt, rec, coda, scalegpu\n"
+		"      --system NAME   a preset (the first paper's by default; below)\n"
 		"      --config FILE   'key = value' lines; repeatable, later files over\n"
 		"                      earlier ones, --KEY options over all files\n"
 		"      --gpus N, --sms N, --line B, --l2-size B (0: no L2), --link-bw GB/s,\n"
@@ -88,7 +76,8 @@ static void bench_usage(FILE *out)
 		"Exit status: 0 verified, 1 failed, 2 usage error (bad option or value,\n"
 		"a size that does not fit). With --compare, carve-none (no coherence)\n"
 		"reading stale data is expected: its row says 'stale' and it does not\n"
-		"fail the run.\n");
+		"fail the run.\n\n");
+	ng_cmp_help(out);
 }
 
 struct progress {
@@ -230,9 +219,9 @@ static void print_list(bool json)
 
 int ng_cmd_bench(int argc, char **argv)
 {
-	char *rest[256], *args[256 + NG_CMP_MAX_SCALED];
+	char *rest[256], *args[256 + NG_PAPER_MAX_REGIME];
 	const char *systems = NULL, *sweep = NULL;
-	const struct cmp_family_info *fam;
+	const struct ng_paper *cmp_paper;
 	bool compare = false;
 	int fmt = 0, nargs = 0;
 	struct ng_config cfg;
@@ -256,16 +245,15 @@ int ng_cmd_bench(int argc, char **argv)
 			return NG_EXIT_OK;
 		}
 	/*
-	 * compare mode starts from the scaled regime of its family (CARVE's,
-	 * REC's or DualOpt's); options override
+	 * compare mode starts from its paper's regime; options override
 	 */
 	args[nargs++] = argv[0];
 	for (int i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--compare"))
 			compare = true;
-	fam = &ng_cmp_families[ng_cmp_family(argc, argv)];
-	for (size_t i = 0; compare && i < fam->nscaled; i++)
-		args[nargs++] = (char *)fam->scaled[i];
+	cmp_paper = ng_cmp_paper(argc, argv);
+	for (unsigned int i = 0; compare && i < cmp_paper->nregime; i++)
+		args[nargs++] = (char *)cmp_paper->regime[i];
 	for (int i = 1; i < argc; i++)
 		args[nargs++] = argv[i];
 	if (ng_config_from_args(&cfg, nargs, args, rest,
@@ -378,13 +366,13 @@ int ng_cmd_bench(int argc, char **argv)
 	if (compare && agreement) {
 		o.native = false;
 		return ng_bench_agreement(&cfg, wl, &o,
-					  systems ? systems : fam->defaults,
+					  systems ? systems : cmp_paper->defaults,
 					  agreement, json);
 	}
 	if (compare) {
 		o.native = false;	/* only stream-triad has one */
 		return ng_bench_compare(&cfg, wl, &o,
-					systems ? systems : fam->defaults,
+					systems ? systems : cmp_paper->defaults,
 				     sweep, fmt);
 	}
 	ret = ng_system_create(&sys, &cfg, err, sizeof(err));

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bench.h"
 #include "commands.h"
 #include "ngemu/config.h"
 #include "ngemu/model/component.h"
@@ -14,7 +15,7 @@
 static void config_usage(FILE *out)
 {
 	fprintf(out,
-		"Usage: ngemu config [--show | --check | --presets | --components]\n"
+		"Usage: ngemu config [--show | --check | --presets | --papers | --components]\n"
 		"                    [--system NAME]\n"
 		"                    [--config FILE]... [--KEY VALUE ...]\n"
 		"\n"
@@ -30,9 +31,11 @@ static void config_usage(FILE *out)
 		"      --check         only check it; exit 0 if it is valid\n"
 		"      --presets       list the presets: the paper each reproduces, the\n"
 		"                      mechanisms it turns on, and what is not built yet\n"
+		"      --papers        list the papers ngemu reproduces: each one's preset,\n"
+		"                      --compare systems, defaults, reference and regime\n"
 		"      --components    list the model's components in pipeline order: which\n"
 		"                      this configuration turns on, their keys and counters\n"
-		"      --system NAME   carve, dualopt, rec, coda or scalegpu\n"
+		"      --system NAME   a preset (the papers' machines: --presets)\n"
 		"      --config FILE   read 'key = value' lines (# comments); repeatable,\n"
 		"                      later files override earlier ones; a file that\n"
 		"                      cannot be read (a directory) is an error\n"
@@ -129,7 +132,7 @@ int ng_cmd_config(int argc, char **argv)
 {
 	char *rest[256];
 	struct ng_config cfg;
-	bool check = false, presets = false, comps = false;
+	bool check = false, presets = false, comps = false, papers = false;
 	char err[512];
 	int nrest = 0;
 
@@ -153,6 +156,8 @@ int ng_cmd_config(int argc, char **argv)
 			presets = true;
 		else if (!strcmp(rest[i], "--components"))
 			comps = true;
+		else if (!strcmp(rest[i], "--papers"))
+			papers = true;
 		else if (rest[i][0] == '-')
 			return ng_usage_error("config", "unknown option '%s'",
 					      rest[i]);
@@ -162,6 +167,10 @@ int ng_cmd_config(int argc, char **argv)
 	}
 	if (presets)
 		return print_presets();
+	if (papers) {
+		ng_cmp_help(stdout);
+		return NG_EXIT_OK;
+	}
 	if (comps) {
 		print_components(&cfg);
 		return NG_EXIT_OK;

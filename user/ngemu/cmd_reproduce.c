@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ngemu reproduce PAPER: a paper's experiment set (its preset, workloads
- * and systems, from share/reproduce/PAPER.txt) run as an ngemu sweep, then
+ * and systems, from user/papers/PAPER/) run as an ngemu sweep, then
  * each of the paper's headline claims (the same file: the figure or table
  * it comes from, the paper's value) beside ngemu's value and their ratio,
  * with whether ngemu shows the same direction, in OUT/claims.csv,
@@ -33,6 +33,7 @@
 #include "out_file.h"
 #include "reproduce.h"
 #include "sweep.h"
+#include "ngemu/paper.h"
 #include "ngemu/util/json.h"
 #include "ngemu/workloads/workload.h"
 
@@ -49,9 +50,11 @@ static void reproduce_usage(FILE *out)
 		"each of the paper's headline claims beside ngemu's value (DIR/claims.csv,\n"
 		"claims.json) and each figure's values beside the paper's (a table and a\n"
 		"plot each: DIR/figures/, figures.csv, figures.json), all in report.md.\n"
-		"PAPER is carve, rec, dualopt, scalegpu or coda; the paper's numbers come\n"
-		"from share/reproduce/PAPER.txt (or --data FILE), each with its source.\n"
-		"PAPER all runs the five, each into DIR/reproduce-PAPER (DIR: --out, or\n"
+		"PAPER is a paper below; the paper's numbers come from\n"
+		"user/papers/PAPER/reproduce.txt (installed: share/ngemu/reproduce/\n"
+		"PAPER.txt; or --data FILE), each with its source; its preset, reference\n"
+		"and systems are the paper's own (a data file may name others).\n"
+		"PAPER all runs them all, each into DIR/reproduce-PAPER (DIR: --out, or\n"
 		"here), and ends with one table of every claim: the paper's value,\n"
 		"ngemu's, their ratio, shown or not and where to look (on stdout, and in\n"
 		"DIR/reproduce-summary.md, .csv, .json); its --data is a folder\n"
@@ -68,14 +71,39 @@ static void reproduce_usage(FILE *out)
 		"paper's direction, 1 a run failed, a point has no result or an output\n"
 		"could not be written, 2 usage error, 3 every point has a result but\n"
 		"ngemu differs from the paper (a claim not in its direction), 130/143\n"
-		"stopped by SIGINT/SIGTERM (run it again to resume).\n");
+		"stopped by SIGINT/SIGTERM (run it again to resume).\n\nPapers:\n");
+	for (unsigned int i = 0; ng_paper_at(i); i++)
+		fprintf(out, "  %-9s %s\n", ng_paper_at(i)->name,
+			ng_paper_at(i)->title);
 }
 
-/* The data file of @paper beside the ngemu that runs: build or install. */
+/*
+ * What the paper's plug-in says (ngemu/paper.h): its title, preset,
+ * reference and systems, which its data file need not repeat.
+ */
+static void rp_from_plugin(const char *name, struct rp_paper *p)
+{
+	const struct ng_paper *pl = ng_paper_find(name);
+
+	if (!pl)
+		return;
+	snprintf(p->title, sizeof(p->title), "%s", pl->title);
+	snprintf(p->preset, sizeof(p->preset), "%s", pl->preset);
+	snprintf(p->ref, sizeof(p->ref), "%s", pl->ref);
+	snprintf(p->systems, sizeof(p->systems), "%s",
+		 pl->reproduce ? pl->reproduce : pl->defaults);
+}
+
+/*
+ * The data file of @paper beside the ngemu that runs: in the source tree
+ * (user/papers/PAPER/reproduce.txt) or installed.
+ */
 static FILE *open_data(const char *paper, char *path, size_t len)
 {
-	static const char *const rel[] = { "../share/reproduce",
-					   "../share/ngemu/reproduce" };
+	static const char *const rel[][2] = {
+		{ "../user/papers/", "/reproduce.txt" },
+		{ "../share/ngemu/reproduce/", ".txt" },
+	};
 	char exe[512];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 
@@ -86,7 +114,7 @@ static FILE *open_data(const char *paper, char *path, size_t len)
 	for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
 		FILE *f;
 
-		snprintf(path, len, "%s/%s/%s.txt", exe, rel[i], paper);
+		snprintf(path, len, "%s/%s%s%s", exe, rel[i][0], paper, rel[i][1]);
 		f = fopen(path, "r");
 		if (f)
 			return f;
@@ -289,8 +317,9 @@ static int run_paper(const char *paper, const char *data, const char *out,
 	if (!f)
 		return ng_usage_error("reproduce", "no data for '%s' (%s)", paper,
 				      data ? strerror(errno) :
-				      "papers: carve, rec, dualopt, scalegpu, coda, or all");
+				      "no such paper: see 'ngemu reproduce --help'");
 	memset(p, 0, sizeof(*p));
+	rp_from_plugin(paper, p);
 	ret = ng_rp_parse(f, data ? data : path, p);
 	fclose(f);
 	if (ret)
@@ -355,7 +384,7 @@ static int run_all(const char *out, const char *data, char **sv, int sc,
 	struct rp_paper *all = calloc(NG_RP_PAPERS, sizeof(*all));
 	char dir[NG_RP_PAPERS][512], file[1024];
 	int ret = NG_EXIT_OK, bad = 0;
-	unsigned int done = 0;
+	unsigned int done = 0, n = 0;
 
 	if (!all)
 		return NG_EXIT_FAIL;
@@ -364,14 +393,17 @@ static int run_all(const char *out, const char *data, char **sv, int sc,
 		free(all);
 		return NG_EXIT_FAIL;
 	}
-	for (; done < NG_RP_PAPERS; done++) {
+	while (n < NG_RP_PAPERS && ng_paper_at(n))
+		n++;
+	for (; done < n; done++) {
+		const char *name = ng_paper_at(done)->name;
 		int st;
 
 		snprintf(dir[done], sizeof(dir[done]), "%s%sreproduce-%s",
-			 out ? out : "", out ? "/" : "", ng_rp_papers[done]);
+			 out ? out : "", out ? "/" : "", name);
 		snprintf(file, sizeof(file), "%s/%s.txt", data ? data : "",
-			 ng_rp_papers[done]);
-		st = run_paper(ng_rp_papers[done], data ? file : NULL, dir[done],
+			 name);
+		st = run_paper(name, data ? file : NULL, dir[done],
 			       sv, sc, argc, argv, p, r);
 		all[done] = *p;
 		if (st == NG_EXIT_USAGE || ng_interrupted()) {
@@ -383,7 +415,7 @@ static int run_all(const char *out, const char *data, char **sv, int sc,
 		else if (st == NG_EXIT_DIFFERS && ret == NG_EXIT_OK)
 			ret = NG_EXIT_DIFFERS;
 	}
-	bad = ng_rp_write_summary(out ? out : ".", all, dir, NG_RP_PAPERS);
+	bad = ng_rp_write_summary(out ? out : ".", all, dir, n);
 	free(all);
 	return bad ? NG_EXIT_FAIL : ret;
 }
@@ -434,7 +466,7 @@ int ng_cmd_reproduce(int argc, char **argv)
 			sv[sc++] = argv[i];
 	}
 	if (!paper) {
-		ret = ng_usage_error("reproduce", "which paper? (carve, rec, dualopt, scalegpu, coda or all)");
+		ret = ng_usage_error("reproduce", "which paper? (see 'ngemu reproduce --help')");
 		goto out;
 	}
 	if (!strcmp(paper, "all")) {

@@ -249,7 +249,7 @@ static int parse(struct sweep *s, int argc, char **argv)
 			return ng_usage_error("sweep", "unknown workload '%s' (see 'ngemu bench --list')",
 					      s->wls[i]);
 	for (unsigned int i = 0; i < s->nsys; i++)
-		if (!ng_cmp_find(s->syss[i], strlen(s->syss[i])))
+		if (!ng_paper_system_find(s->syss[i], strlen(s->syss[i]), NULL))
 			return ng_usage_error("sweep", "--systems: unknown system '%s'",
 					      s->syss[i]);
 	return 0;

@@ -81,9 +81,8 @@ struct rp_row {
 	double l2_miss, unnec_inv;
 };
 
-/* The papers ngemu reproduces, in the order reproduce all runs them. */
-#define NG_RP_PAPERS	5
-extern const char *const ng_rp_papers[NG_RP_PAPERS];
+/* reproduce all runs the papers of the registry (ngemu/paper.h), at most: */
+#define NG_RP_PAPERS	16
 
 /*
  * reproduce all's last table: every claim of the @n papers @p (whose

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A paper's data file for ngemu reproduce (reproduce.h), share/reproduce/
- * PAPER.txt: the experiment (title, preset, reference, workloads,
- * systems), its headline claims, its figures and the values the paper
+ * A paper's data file for ngemu reproduce (reproduce.h), user/papers/
+ * PAPER/reproduce.txt: the experiment (its workloads; title, preset,
+ * reference and systems when they are not the paper plug-in's), its
+ * headline claims, its figures and the values the paper
  * states for them, each with where in the paper it is:
  *
  *   claim ID | SOURCE | METRIC MEAN | SYSTEM [vs REF] | VALUE | EXPLAIN [| WORKLOADS]
@@ -101,7 +102,7 @@ static bool systems_ok(const char *l)
 
 	CPY(buf, l);
 	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save))
-		if (!ng_cmp_find(t, strlen(t)))
+		if (!ng_paper_system_find(t, strlen(t), NULL))
 			return false;
 	return true;
 }

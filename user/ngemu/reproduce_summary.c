@@ -11,11 +11,14 @@
 
 #include "out_file.h"
 #include "reproduce.h"
+#include "ngemu/paper.h"
 #include "ngemu/util/json.h"
 
-const char *const ng_rp_papers[NG_RP_PAPERS] = {
-	"carve", "rec", "dualopt", "scalegpu", "coda",
-};
+/* Paper @i of the registry: reproduce all ran them in its order. */
+static const char *paper_name(unsigned int i)
+{
+	return ng_paper_at(i)->name;
+}
 
 static double over_paper(const struct rp_claim *c)
 {
@@ -33,7 +36,7 @@ static void human(FILE *f, const struct rp_paper *p, unsigned int n)
 			const struct rp_claim *c = &p[i].c[k];
 
 			fprintf(f, "%-9s %-26s %8.3g %8.3g %7.2f %-9s %s\n",
-				ng_rp_papers[i], c->id, c->paper, c->ngemu,
+				paper_name(i), c->id, c->paper, c->ngemu,
 				over_paper(c), c->shown ? "shown" : "not shown",
 				c->shown ? "" : c->explain);
 			shown += c->shown;
@@ -57,7 +60,7 @@ static void markdown(FILE *f, const struct rp_paper *p,
 			const char *d = strrchr(dirs[i], '/');
 
 			fprintf(f, "| [%s](%s/report.md) | %s (%s) | %s | %s vs %s | %s | %.3g | %.3g | %.2f | %s | %u of %u%s%s | %s |\n",
-				ng_rp_papers[i], d ? d + 1 : dirs[i], c->id, c->metric,
+				paper_name(i), d ? d + 1 : dirs[i], c->id, c->metric,
 				c->source, c->sys, c->ref,
 				ng_rp_mean_names[c->mean], c->paper, c->ngemu,
 				over_paper(c), c->shown ? "shown" : "not shown",
@@ -75,7 +78,7 @@ static void csv(FILE *f, const struct rp_paper *p, unsigned int n)
 			const struct rp_claim *c = &p[i].c[k];
 
 			fprintf(f, "%s,%s,\"%s\",%s,%s,%s,%s,%.6g,%.6g,%.6g,%s,%u,%u,\"%s\",\"%s\"\n",
-				ng_rp_papers[i], c->id, c->source, c->metric,
+				paper_name(i), c->id, c->source, c->metric,
 				ng_rp_mean_names[c->mean], c->sys, c->ref,
 				c->paper, c->ngemu, over_paper(c),
 				c->shown ? "shown" : "not shown", c->used,
@@ -94,7 +97,7 @@ static void json(FILE *f, const struct rp_paper *p, unsigned int n)
 			const struct rp_claim *c = &p[i].c[k];
 
 			ng_json_object_begin(&j);
-			ng_json_kv_string(&j, "paper", ng_rp_papers[i]);
+			ng_json_kv_string(&j, "paper", paper_name(i));
 			ng_json_kv_string(&j, "claim", c->id);
 			ng_json_kv_string(&j, "source", c->source);
 			ng_json_kv_string(&j, "metric", c->metric);

@@ -78,8 +78,10 @@ static int point_hash(const struct sweep *s, struct sw_point *p,
 		      struct ng_config *out)
 {
 	char *v[SW_MAX_ARGS + 2 * SW_MAX_KEYS + 8], *args[SW_MAX_ARGS + 32];
-	char *rest[SW_MAX_ARGS + 32], bufs[SW_MAX_KEYS][64], err[512];
-	const struct cmp_family_info *fam;
+	char *rest[SW_MAX_ARGS + 32], bufs[SW_MAX_KEYS][64];
+	char err[512] = "unknown system";
+	const struct ng_paper_system *sys;
+	const struct ng_paper *paper;
 	struct ng_config cfg;
 	int n = ng_sweep_point_args(s, p, v, bufs), na = 0, nrest = 0;
 	char *text = NULL;
@@ -88,21 +90,21 @@ static int point_hash(const struct sweep *s, struct sw_point *p,
 	uint64_t h = 0xcbf29ce484222325ULL;
 	char ver[32];
 
-	/* the family's regime first, as bench --compare starts from it */
+	/* the paper's regime first, as bench --compare starts from it */
 	args[0] = "bench";
 	for (int i = 0; i < n; i++)
 		args[i + 1] = v[i];
-	fam = &ng_cmp_families[ng_cmp_family(n + 1, args)];
+	paper = ng_cmp_paper(n + 1, args);
 	na = 1;
-	for (size_t i = 0; i < fam->nscaled; i++)
-		args[na++] = (char *)fam->scaled[i];
+	for (unsigned int i = 0; i < paper->nregime; i++)
+		args[na++] = (char *)paper->regime[i];
 	for (int i = 0; i < n; i++)
 		args[na++] = v[i];
 	if (ng_config_from_args(&cfg, na, args, rest,
 				(int)(sizeof(rest) / sizeof(rest[0])), &nrest,
 				err, sizeof(err)) ||
-	    ng_cmp_apply(&cfg, ng_cmp_find(p->sys, strlen(p->sys)), cfg.rdc_size,
-			 err, sizeof(err))) {
+	    !(sys = ng_paper_system_find(p->sys, strlen(p->sys), NULL)) ||
+	    ng_cmp_apply(&cfg, sys, err, sizeof(err))) {
 		fprintf(stderr, "ngemu sweep: %s/%s: %s\n", p->wl, p->sys, err);
 		return -EINVAL;
 	}
@@ -150,10 +152,8 @@ int ng_sweep_plan(struct sweep *s)
 		p->wl = s->wls[r];
 		if (!p->sys) {
 			const char *fv[] = { "bench", "--system", s->preset, NULL };
-			enum cmp_family f = ng_cmp_family(s->preset ? 3 : 1,
-							  (char **)fv);
-
-			p->sys = ng_cmp_families[f].ref;
+			p->sys = ng_cmp_paper(s->preset ? 3 : 1,
+					      (char **)fv)->ref;
 		}
 		if (point_hash(s, p, &cfg[i])) {
 			free(cfg);

@@ -77,7 +77,7 @@ TEST_F(rec, compare_is_normalized_to_the_per_line_directory)
 	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("bench", "--compare", "st",
 					     "--system", "rec", "--csv")));
 	EXPECT_EQ(0, self->r.status) TH_LOG("%s", self->r.err);
-	EXPECT_NE(NULL, strstr(self->r.out, "perf_vs_dir,l2_misses"));
+	EXPECT_NE(NULL, strstr(self->r.out, "speedup_vs_reference,l2_misses"));
 	/* dir is its own reference; the four default systems ran */
 	EXPECT_NE(NULL, strstr(self->r.out, ",dir,1,")) TH_LOG("%s", self->r.out);
 	EXPECT_NE(NULL, strstr(self->r.out, ",dir-2x,1,"));

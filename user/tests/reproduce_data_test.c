@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The papers' own data files (share/reproduce/PAPER.txt, which `ngemu
+ * The papers' own data files (user/papers/PAPER/reproduce.txt, which `ngemu
  * reproduce PAPER` runs) name workloads ngemu builds, and each paper's
  * BFS is the one it ran: DualOpt SHOC's warp-centric kernel (bfs-shoc),
  * CARVE Rodinia's on a road network (bfs-road), CODA Rodinia's on its
  * random graph (bfs). Every list counts: the experiment's, and each
  * claim's, figure's and sweep's. And every line fits the 1024 bytes
- * reproduce reads a line into (a longer one would be read as two).
+ * reproduce reads a line into (a longer one would be read as two), and
+ * none repeats the title, preset, reference or systems of its plug-in.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -36,7 +37,7 @@ static unsigned int paper_lists(struct __test_metadata *_metadata,
 	    !(top = strstr(dir, "/user/tests/fixtures")))
 		return 0;
 	*top = '\0';
-	snprintf(path, sizeof(path), "%s/share/reproduce/%s.txt", dir, paper);
+	snprintf(path, sizeof(path), "%s/user/papers/%s/reproduce.txt", dir, paper);
 	f = fopen(path, "r");
 	if (!f)
 		return 0;
@@ -54,6 +55,12 @@ static unsigned int paper_lists(struct __test_metadata *_metadata,
 			TH_LOG("%s.txt: a line over %zu characters: %.40s...", paper,
 			       sizeof(line) - 2, line);
 		line[strcspn(line, "\n")] = '\0';
+		/* what the paper's plug-in says, the data file does not repeat */
+		EXPECT_EQ(0, !strncmp(line, "title ", 6) ||
+			     !strncmp(line, "preset ", 7) ||
+			     !strncmp(line, "reference ", 10) ||
+			     !strncmp(line, "systems ", 8))
+			TH_LOG("%s: '%.40s' repeats the plug-in", paper, line);
 		for (unsigned int k = 0; k < 4 && !list; k++) {
 			char *p = line;
 			int n = 1;
@@ -94,12 +101,14 @@ TEST(each_papers_data_runs_its_own_bfs)
 
 	if (ng_fixture_dir("", dir, sizeof(dir)) ||
 	    !strstr(dir, "/user/tests/fixtures"))
-		SKIP(return, "no share/reproduce beside the test's sources");
+		SKIP(return, "no user/papers beside the test's sources");
 	/* the experiment, its claims, figures and sweeps */
 	EXPECT_LE(12, paper_lists(_metadata, "dualopt", "bfs-shoc", "bfs"));
 	EXPECT_LE(10, paper_lists(_metadata, "carve", "bfs-road", "bfs"));
 	EXPECT_LE(2, paper_lists(_metadata, "coda", "bfs", "bfs-road"));
 	EXPECT_LE(2, paper_lists(_metadata, "coda", "bfs", "bfs-shoc"));
+	EXPECT_LE(0, paper_lists(_metadata, "rec", "bfs", "bfs-road"));
+	EXPECT_LE(0, paper_lists(_metadata, "scalegpu", "bfs", "bfs-road"));
 }
 
 TEST_HARNESS_MAIN

@@ -314,9 +314,13 @@ int ng_config_preset(struct ng_config *c, const char *name, char *err,
 	char msg[256];
 
 	if (!p) {
-		ng_seterr(err, errlen,
-			  "unknown system preset '%s' (known: carve, dualopt, rec, coda, scalegpu)",
-			  name ? name : "");
+		char known[128] = "";
+
+		for (size_t i = 0; i < NPRESETS; i++)
+			snprintf(known + strlen(known), sizeof(known) - strlen(known),
+				 "%s%s", i ? ", " : "", presets[i].name);
+		ng_seterr(err, errlen, "unknown system preset '%s' (known: %s)",
+			  name ? name : "", known);
 		return -EINVAL;
 	}
 	*c = base;

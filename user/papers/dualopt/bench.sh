@@ -10,7 +10,7 @@
 # and the memory-side L2s' and the RDMA cache's hit rates (Fig. 17).
 # Then, on the cache-insensitive workloads, coalesce's speed-up at each
 # transfer granularity and CoDec timeout (section 6.2).
-# Usage: tools/bench-dualopt.sh [NGEMU] [ngemu options...]; SIZE=paper runs
+# Usage: user/papers/dualopt/bench.sh [NGEMU] [ngemu options...]; SIZE=paper runs
 # MGPUSim's problem sizes (minutes), default each workload's small size.
 # SWEEPS=0 skips the sweeps. Exit 1 if a run fails to verify.
 set -eu
@@ -27,8 +27,8 @@ csv=$(mktemp)
 trap 'rm -f "$csv" "$csv.one" "$csv.paper"' EXIT
 rc=0
 name=bench-dualopt
-# shellcheck source=tools/bench-family.sh
-. "$(dirname "$0")/bench-family.sh"
+# shellcheck source=user/papers/bench-family.sh
+. "$(dirname "$0")/../bench-family.sh"
 bench_family dualopt baseline,page-migration,fine,coalesce,rdma-cache,dualopt "$@"
 awk -F, -v paper="$csv.paper" '
 BEGIN { while ((getline l < paper) > 0) { split(l, p, ":"); pc[p[1]] = p[2] } }
@@ -36,7 +36,7 @@ NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 {
 	w = $col["workload"]; s = $col["system"]
 	if (!(w in seen)) { seen[w] = 1; order[++nw] = w }
-	sp[w, s] = $col["speedup_vs_baseline"]; by[w, s] = $col["link_bytes"]
+	sp[w, s] = $col["speedup_vs_reference"]; by[w, s] = $col["link_bytes"]
 	lat[w, s] = $col["remote_latency_ns"]; l2[w, s] = $col["l2_hit_rate"]
 	rh[w, s] = $col["rdma_hit_rate"]
 	if (s == "dualopt") {

@@ -5,7 +5,7 @@
 # 12.5% of the data (the paper's Fig. 3), then scalegpu at 12.5% with
 # 256 B to 2 KB of data per tag (Fig. 4); each against full (the data in
 # device memory, copied in and out), beside the paper's claims.
-# Usage: tools/bench-scalegpu.sh [NGEMU] [ngemu options...]; SIZE=paper
+# Usage: user/papers/scalegpu/bench.sh [NGEMU] [ngemu options...]; SIZE=paper
 # runs the paper's 48 MB footprints (minutes). Exit 1 if a run fails to
 # verify.
 set -eu
@@ -29,7 +29,7 @@ for w in $workloads; do
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	{
 		if (!($2 in seen)) { seen[$2] = 1; o[++n] = $2 }
-		sp[$2, $3] = $c["speedup_vs_full"]
+		sp[$2, $3] = $c["speedup_vs_reference"]
 		if (!$c["verified"]) bad = 1
 	}
 	END {
@@ -49,7 +49,7 @@ for w in $workloads; do
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	$3 == "scalegpu" {
 		printf "%-8s %8.3f  tag hits %5.1f%%, %s rows fetched, %s evicted\n",
-		       $2, $c["speedup_vs_full"], 100 * $c["tag_hit_rate"],
+		       $2, $c["speedup_vs_reference"], 100 * $c["tag_hit_rate"],
 		       $c["fetches"], $c["evicted"]
 		if (!$c["verified"]) bad = 1
 	}

@@ -9,7 +9,7 @@
 #   evict share     dir: eviction-initiated share of the invalidations that hit
 #   addr/evict      rec: lines an evicted entry held (Fig. 12)
 # Means skip a workload where dir's count is 0 (nothing to normalize).
-# Usage: tools/bench-rec.sh [NGEMU] [ngemu options...]; SIZE=paper/8 runs at
+# Usage: user/papers/rec/bench.sh [NGEMU] [ngemu options...]; SIZE=paper/8 runs at
 # 1/8 of the paper's footprints (the regime's scale; minutes), default: each
 # workload's own small size (seconds). Exit 1 if a run fails to verify.
 set -eu
@@ -39,7 +39,7 @@ NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 {
 	w = $col["workload"]; s = $col["system"]
 	if (!(w in seen)) { seen[w] = 1; order[++nw] = w }
-	perf[w, s] = $col["perf_vs_dir"]
+	perf[w, s] = $col["speedup_vs_reference"]
 	miss[w, s] = $col["l2_misses"]; unn[w, s] = $col["inv_evict_hits"]
 	xact[w, s] = $col["transactions"]; share[w, s] = $col["evict_share_of_hits"]
 	addr[w, s] = $col["addresses_per_eviction"]

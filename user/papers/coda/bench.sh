@@ -7,7 +7,7 @@
 #   speed-up   geometric mean of fgp's time / the system's
 #   remote     mean of the system's remote requests / fgp's, all and by
 #              the paper's category
-# Usage: tools/bench-coda.sh [NGEMU] [ngemu options...]; SIZE=paper runs
+# Usage: user/papers/coda/bench.sh [NGEMU] [ngemu options...]; SIZE=paper runs
 # the paper's sizes where a workload has one. Exit 1 if a run fails to
 # verify.
 set -eu
@@ -24,8 +24,8 @@ csv=$(mktemp)
 trap 'rm -f "$csv" "$csv.one" "$csv.paper"' EXIT
 rc=0
 name=bench-coda
-# shellcheck source=tools/bench-family.sh
-. "$(dirname "$0")/bench-family.sh"
+# shellcheck source=user/papers/bench-family.sh
+. "$(dirname "$0")/../bench-family.sh"
 bench_family coda fgp,cgp,cgp-ft,cgp-mig,coda,coda-uncapped "$@"
 awk -F, -v paper="$csv.paper" '
 BEGIN { while ((getline l < paper) > 0) { split(l, p, ":"); pc[p[1]] = p[2] } }
@@ -33,7 +33,7 @@ NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 {
 	w = $col["workload"]; s = $col["system"]
 	if (!(w in seen)) { seen[w] = 1; order[++nw] = w }
-	sp[w, s] = $col["speedup_vs_fgp"]; rm[w, s] = $col["remote_vs_fgp"]
+	sp[w, s] = $col["speedup_vs_reference"]; rm[w, s] = $col["remote_vs_reference"]
 	if (s == "coda") {
 		cat[w] = $col["category"]; ob[w] = $col["one_block"]
 		og[w] = $col["one_gpu"]

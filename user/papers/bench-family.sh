@@ -1,5 +1,5 @@
 # shellcheck shell=sh disable=SC2154,SC2034
-# Sourced by the paper benches (bench-dualopt.sh, bench-coda.sh): run
+# Sourced by the paper benches (dualopt/bench.sh, coda/bench.sh): run
 # `ngemu bench --compare` for each workload:class pair of $classes that is
 # built, on preset $1 with the systems $2 (and ngemu options after them),
 # into one CSV at $csv (header once) and the pairs run at $csv.paper.
