@@ -38,7 +38,7 @@ void ng_bench_sharing_human(const struct ng_sharing *s, const char *indent);
  * engine's "class" among them) and lines for people.
  */
 bool ng_bench_dualopt_on(const struct ng_config *c);
-void ng_bench_dualopt_mechanisms(const struct ng_config *c);
+void ng_bench_dualopt_mechanisms(FILE *f, const struct ng_config *c);
 void ng_bench_dualopt_json(struct ng_json *j, const struct ng_config *cfg,
 			   const struct ng_bench_result *r);
 void ng_bench_dualopt_human(const struct ng_config *cfg,
@@ -47,7 +47,7 @@ void ng_bench_dualopt_human(const struct ng_config *cfg,
  * ScaleGPU's part (report_scalegpu.c): its mechanisms line and a line for
  * people; nothing when device memory does not cache the host.
  */
-void ng_bench_scalegpu_mechanisms(const struct ng_config *c);
+void ng_bench_scalegpu_mechanisms(FILE *f, const struct ng_config *c);
 void ng_bench_scalegpu_human(const struct ng_config *cfg,
 			     const struct ng_bench_result *r);
 /* host-copies once or per-kernel: the copies beside the kernels */

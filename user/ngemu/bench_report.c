@@ -86,12 +86,17 @@ void ng_bench_sharing_human(const struct ng_sharing *s, const char *indent)
 		       pct(s->all[g][NG_SHARE_RW], s->all[g]));
 }
 
+static double frac(uint64_t a, uint64_t b);
+static char *mechanisms_text(const struct ng_config *c);
+
 void ng_bench_print_json(const struct ng_config *cfg,
 			 const struct ng_bench_result *r,
 			 const struct ng_link_usage *links)
 {
 	const struct ng_workload *wl = ng_workload_find(r->workload);
+	const struct ng_counters *t = &r->total;
 	struct ng_json j;
+	char *mech;
 
 	ng_json_init(&j, stdout, true);
 	ng_json_object_begin(&j);
@@ -100,6 +105,11 @@ void ng_bench_print_json(const struct ng_config *cfg,
 	ng_json_kv_string(&j, "input", wl && wl->input ? wl->input : "");
 	ng_json_kv_bool(&j, "verified", r->verified);
 	ng_json_kv_string(&j, "verify", r->verify);
+	/* what the human report's system and mechanisms lines say */
+	ng_json_kv_string(&j, "system_name", ng_bench_system_name(cfg));
+	mech = mechanisms_text(cfg);
+	ng_json_kv_string(&j, "mechanisms", mech ? mech : "");
+	free(mech);
 	ng_json_key(&j, "config");
 	ng_json_object_begin(&j);
 	ng_json_kv_string(&j, "system", cfg->preset);
@@ -150,6 +160,18 @@ void ng_bench_print_json(const struct ng_config *cfg,
 	ng_json_key(&j, "links");
 	ng_bench_links_json(&j, links);
 	ng_json_kv_double(&j, "l2_hit_rate", r->l2_hit_rate);
+	ng_json_kv_uint(&j, "l2_loads", t->v[NG_CTR_L2_HIT] + t->v[NG_CTR_L2_MISS]);
+	if (cfg->l1_size) {
+		ng_json_key(&j, "l1");
+		ng_json_object_begin(&j);
+		ng_json_kv_uint(&j, "loads", t->v[NG_CTR_L1_HIT] + t->v[NG_CTR_L1_MISS]);
+		ng_json_kv_double(&j, "hit_rate", frac(t->v[NG_CTR_L1_HIT],
+						      t->v[NG_CTR_L1_HIT] + t->v[NG_CTR_L1_MISS]));
+		ng_json_kv_uint(&j, "remote_loads", t->v[NG_CTR_L1_RHIT] + t->v[NG_CTR_L1_RMISS]);
+		ng_json_kv_double(&j, "remote_hit_rate", frac(t->v[NG_CTR_L1_RHIT],
+							     t->v[NG_CTR_L1_RHIT] + t->v[NG_CTR_L1_RMISS]));
+		ng_json_object_end(&j);
+	}
 	ng_json_kv_double(&j, "compute_fraction", r->compute_frac);
 	ng_bench_dualopt_json(&j, cfg, r);
 	if (r->has_sharing) {
@@ -280,56 +302,72 @@ const char *ng_bench_system_name(const struct ng_config *c)
 }
 
 /* "dir, 8192 entries x 52 bits (52.0 KiB)" for the mechanisms line. */
-static void print_directory(const struct ng_config *c)
+static void print_directory(FILE *f, const struct ng_config *c)
 {
 	struct ng_dir_geom g;
 	char b1[32], b2[32];
 
 	if (ng_dir_geometry(c, &g, NULL, 0))
 		return;
-	printf(", coherent by a directory (%s", ng_directory_names[c->directory]);
+	fprintf(f, ", coherent by a directory (%s", ng_directory_names[c->directory]);
 	if (c->directory == NG_DIR_REC)
-		printf(" of %s ranges", ng_format_bytes(c->rec_range, b1, sizeof(b1)));
-	printf(", %u entries x %u bits = %s, %u-way %s)", c->dir_entries, g.bits,
+		fprintf(f, " of %s ranges", ng_format_bytes(c->rec_range, b1, sizeof(b1)));
+	fprintf(f, ", %u entries x %u bits = %s, %u-way %s)", c->dir_entries, g.bits,
 	       ng_format_bytes(g.storage_bits / 8, b2, sizeof(b2)), c->dir_ways,
 	       ng_dir_policy_names[c->dir_policy]);
 }
 
-/* The mechanisms the configuration turns on, in a line. */
-static void print_mechanisms(const struct ng_config *c)
+/* The mechanisms the configuration turns on, in a line (no newline). */
+static void print_mechanisms(FILE *f, const struct ng_config *c)
 {
 	char b1[32], b2[32];
 
-	printf("mechanisms ");
 	if (c->l1_size)
-		printf("L1 %s per real SM, dropped per kernel; ",
+		fprintf(f, "L1 %s per real SM, dropped per kernel; ",
 		       ng_format_bytes(c->l1_size, b1, sizeof(b1)));
 	if (c->l2_size) {
-		printf("L2 %s/GPU of %s lines",
+		fprintf(f, "L2 %s/GPU of %s lines",
 		       ng_format_bytes(c->l2_size, b1, sizeof(b1)),
 		       c->l2_local ? "local, remote and host" : "remote and host");
 		if (ng_dir_enabled(c))
-			print_directory(c);
+			print_directory(f, c);
 		else if (c->directory == NG_DIR_NONE)
-			printf(", kept with no coherence");
+			fprintf(f, ", kept with no coherence");
 		else if (!ng_hwc_enabled(c))
-			printf(", flushed per kernel");
-		printf("; ");
+			fprintf(f, ", flushed per kernel");
+		fprintf(f, "; ");
 	} else {
-		printf("no L2; ");
+		fprintf(f, "no L2; ");
 	}
 	if (c->rdc_size)
-		printf("RDC %s/GPU (%.2f%% of memory), coherence %s; ",
+		fprintf(f, "RDC %s/GPU (%.2f%% of memory), coherence %s; ",
 		       ng_format_bytes(c->rdc_size, b2, sizeof(b2)),
 		       100.0 * (double)c->rdc_size / (double)c->mem_per_gpu,
 		       c->coherence == NG_COH_HWC ? "HWC (GPU-VI, IMST)" :
 		       c->coherence == NG_COH_SWC ? "SWC (epochs)" : "none");
 	if (c->replicate != NG_REPL_NONE)
-		printf("replication %s; ", ng_replicate_name(c->replicate));
-	ng_bench_dualopt_mechanisms(c);
-	ng_bench_scalegpu_mechanisms(c);
-	printf("%s pages; %s CTA scheduling%s\n", ng_placement_name(c->placement),
+		fprintf(f, "replication %s; ", ng_replicate_name(c->replicate));
+	ng_bench_dualopt_mechanisms(f, c);
+	ng_bench_scalegpu_mechanisms(f, c);
+	fprintf(f, "%s pages; %s CTA scheduling%s", ng_placement_name(c->placement),
 	       ng_sched_name(c->sched), c->steal ? " with stealing" : "");
+}
+
+/* The mechanisms line as a string, for JSON; NULL if out of memory. */
+static char *mechanisms_text(const struct ng_config *c)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	print_mechanisms(f, c);
+	if (fclose(f)) {
+		free(text);
+		return NULL;
+	}
+	return text;
 }
 
 void ng_bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
@@ -348,7 +386,9 @@ void ng_bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
 	       nnodes, nnodes == 1 ? "" : "s", r->kmod ? "kmod" : "user",
 	       r->threads, r->threads == 1 ? "" : "s",
 	       cfg->deterministic ? " (deterministic)" : "");
-	print_mechanisms(cfg);
+	printf("mechanisms ");
+	print_mechanisms(stdout, cfg);
+	printf("\n");
 	printf("model      line %u B, page %s, local %g GB/s %g ns, link %g GB/s %g ns (%s), %u-lane wavefronts, %g warp instructions/cycle/SM%s\n",
 	       cfg->line, ng_format_bytes(cfg->page, b1, sizeof(b1)),
 	       cfg->local_bw, cfg->local_latency_ns, cfg->link_bw,

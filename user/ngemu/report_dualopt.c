@@ -20,21 +20,21 @@ bool ng_bench_dualopt_on(const struct ng_config *c)
 	return c->remote_opt != NG_RO_OFF || c->migrate != NG_MIGRATE_OFF;
 }
 
-void ng_bench_dualopt_mechanisms(const struct ng_config *c)
+void ng_bench_dualopt_mechanisms(FILE *f, const struct ng_config *c)
 {
 	char b1[32];
 
 	if (c->remote_opt == NG_RO_OFF)
 		return;
-	printf("DualOpt %s: ", ng_remote_opt_names[c->remote_opt]);
+	fprintf(f, "DualOpt %s: ", ng_remote_opt_names[c->remote_opt]);
 	if (c->remote_opt != NG_RO_RDMA)
-		printf("%u B transfers, CoDec %u/packet (%u cycles); ",
+		fprintf(f, "%u B transfers, CoDec %u/packet (%u cycles); ",
 		       c->xfer_gran, c->codec_pack, c->codec_timeout);
 	if (c->remote_opt != NG_RO_COALESCE)
-		printf("RDMA cache %s/GPU %u-way; ",
+		fprintf(f, "RDMA cache %s/GPU %u-way; ",
 		       ng_format_bytes(c->rdma_size, b1, sizeof(b1)), c->rdma_ways);
 	if (c->remote_opt == NG_RO_AUTO)
-		printf("engine: window %u after %u, thresholds %g/%g/%g; ",
+		fprintf(f, "engine: window %u after %u, thresholds %g/%g/%g; ",
 		       c->de_window, c->de_warmup, c->remote_thresh,
 		       c->block_thresh, c->hit_thresh);
 }

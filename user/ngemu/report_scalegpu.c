@@ -17,18 +17,18 @@ static bool sg_on(const struct ng_config *c)
 	return c->device_mem || c->device_mem_pct > 0;
 }
 
-void ng_bench_scalegpu_mechanisms(const struct ng_config *c)
+void ng_bench_scalegpu_mechanisms(FILE *f, const struct ng_config *c)
 {
 	char b1[32];
 
 	if (!sg_on(c))
 		return;
 	if (c->device_mem_pct > 0)
-		printf("ScaleGPU device memory %g%% of the data", c->device_mem_pct);
+		fprintf(f, "ScaleGPU device memory %g%% of the data", c->device_mem_pct);
 	else
-		printf("ScaleGPU device memory %s/GPU",
+		fprintf(f, "ScaleGPU device memory %s/GPU",
 		       ng_format_bytes(c->device_mem, b1, sizeof(b1)));
-	printf(" caching host memory, %u B per tag, TMH %u/%u x %u; ",
+	fprintf(f, " caching host memory, %u B per tag, TMH %u/%u x %u; ",
 	       c->tag_bytes, c->tmh_queue, c->tmh_scoreboard, c->tmh_units);
 }
 

@@ -162,6 +162,11 @@ TEST_F(bench, json)
 	EXPECT_NE(NULL, strstr(self->r.out, "\"modeled_bw_gbs\": "));
 	EXPECT_NE(NULL, strstr(self->r.out, "\"remote_fraction\": 0.75"));
 	EXPECT_NE(NULL, strstr(self->r.out, "\"l2\": {"));
+	/* what the human report's system, mechanisms and l1 lines say */
+	EXPECT_NE(NULL, strstr(self->r.out, "\"system_name\": \"CARVE-HWC\""));
+	EXPECT_NE(NULL, strstr(self->r.out, "fgp pages; batch CTA scheduling\""));
+	EXPECT_NE(NULL, strstr(self->r.out, "\"remote_hit_rate\": "));
+	EXPECT_NE(NULL, strstr(self->r.out, "\"l2_loads\": "));
 }
 
 TEST_F(bench, calibration_and_list)

@@ -158,7 +158,7 @@ TEST(sched_maps)
 		EXPECT_EQ(batch[b], ng_sched_gpu(NG_SCHED_BATCH, b, 10, &sh));
 		EXPECT_EQ(coda[b], ng_sched_gpu(NG_SCHED_CODA, b, 10, &sh));
 	}
-	/* MECHANISMS 1: b / ceil(nblocks / ngpus) */
+	/* CARVE sec. II, batched CTA scheduling: b / ceil(nblocks / ngpus) */
 	for (unsigned int b = 0; b < 1000; b++)
 		EXPECT_EQ(b / 250, ng_sched_gpu(NG_SCHED_BATCH, b, 1000, &sh1));
 }

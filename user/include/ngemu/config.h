@@ -25,7 +25,7 @@ enum ng_placement {
 	NG_PLACE_FIRST_TOUCH,	/* page homed at the GPU that touches it first */
 	NG_PLACE_FGP,		/* fine-grained interleave, fgp-granularity */
 	NG_PLACE_CGP,		/* whole pages; consecutive pages round-robin */
-	NG_PLACE_CODA,		/* CODA chunk rule (MECHANISMS 6) */
+	NG_PLACE_CODA,		/* CODA's chunk rule (CODA sec. 4.3, Equation 2) */
 	NG_PLACE_HOST,		/* host memory, over the CPU-GPU link */
 	NG_PLACE_NODE,		/* every page on one GPU (cgp by node) */
 };

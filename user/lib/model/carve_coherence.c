@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * CARVE's hardware coherence (MECHANISMS 2, CARVE IV-C): GPU-VI, write-
+ * CARVE's hardware coherence (CARVE sec. IV-B): GPU-VI, write-
  * through caches and broadcast write-invalidates, filtered by the
  * In-Memory Sharing Tracker, a 2-bit state (uncached, private, read-shared,
  * read-write shared) in the spare ECC bits of every line at its home. Here

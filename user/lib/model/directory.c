@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * REC's hardware coherence for remote lines in the L2 (MECHANISMS 4, REC
+ * REC's hardware coherence for remote lines in the L2 (REC
  * sections 2.3 and 4.2): a directory at each home GPU records which GPUs'
  * L2s hold its lines, in the organization the configuration names (dir,
  * hmg or rec; entries in ngemu/model/dir.h). Two stable states, no

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * CARVE (MECHANISMS 2): the Remote Data Cache, a direct-mapped,
+ * CARVE (sec. IV-A): the Remote Data Cache, a direct-mapped,
  * line-granular cache of *remote* lines carved out of each GPU's own
  * memory, with real copies of the data (so a coherence mistake gives a
  * wrong result) and the tag/valid/epoch/IMST bits of every line in a

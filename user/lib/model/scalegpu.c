@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ScaleGPU (CAL 2013; MECHANISMS.md section 5): each GPU's device memory
+ * ScaleGPU (CAL 2013, sec. 3): each GPU's device memory
  * is a cache of host memory. Buffers live in host memory (placement host,
  * as large as the host has); a GPU's requests for them go to its memory
  * first, which keeps one tag per DRAM row (tag-bytes of data, 2 KB by

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * REC's coherence directory at each home GPU (MECHANISMS 4, REC sections
+ * REC's coherence directory at each home GPU (REC sections
  * 2.3 and 4): set-associative entries that record which GPUs' L2s cache
  * the home's lines, in one of three organizations (`directory` key):
  *

@@ -294,7 +294,7 @@ int ng_space_kmod_stats(const struct ng_space *s, struct ng_kmod_stats *out);
 void ng_space_prefetch(struct ng_space *s);
 
 /*
- * CODA's dual-mode physical address decode (MECHANISMS 6, CODA Fig. 7):
+ * CODA's dual-mode physical address decode (CODA sec. 4.2, Fig. 7):
  * the GPU of a physical address is the low log2(ngpus) bits of the page
  * number for a CGP page, the bits above the interleave granularity
  * (2^@fgp_shift bytes, inside the page) for an FGP page: ng_fgp_gpu().
@@ -321,7 +321,7 @@ uint64_t ng_coda_chunk(uint64_t block_bytes, uint64_t blocks_per_gpu,
 void ng_space_set_plan(struct ng_space *s, const uint64_t *b, unsigned int n);
 
 /*
- * CODA's page groups (MECHANISMS 6): ngpus consecutive pages, all FGP or
+ * CODA's page groups (CODA sec. 4.2): ngpus consecutive pages, all FGP or
  * all CGP. Switch group @group (its index from the space's start) to FGP
  * (@cgp false: every page interleaved) or CGP (each page whole, on the
  * GPU of its page number's low bits); -EBUSY while a live buffer holds a
