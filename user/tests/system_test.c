@@ -12,6 +12,8 @@
 #include "ng_test.h"
 
 #include "ngemu/config.h"
+#include "ngemu/model/component.h"
+#include "ngemu/util/counters.h"
 #include "ngemu/runtime/system.h"
 #include "ngemu/workloads/workload.h"
 
@@ -180,6 +182,41 @@ TEST(config_parsing)
 	EXPECT_EQ(-EINVAL, ng_config_load(&c, path, err, sizeof(err)));
 	EXPECT_NE(NULL, strstr(err, ":2: expected 'key = value'"));
 	unlink(path);
+}
+
+/*
+ * The link fraction sums what the components say they served without the
+ * link: each such counter is one of the component's own, and the caches
+ * of the requester (L1, L2, RDC, RDMA cache, ScaleGPU's device memory)
+ * and the MSHRs' merges all say so.
+ */
+TEST(components_own_their_off_link_counters)
+{
+	static const char *const must[] = { "l1", "l2", "rdc", "rdma", "mshr",
+					    "scalegpu" };
+	unsigned int with = 0;
+
+	for (unsigned int i = 0; ng_components[i]; i++) {
+		const struct ng_component *comp = ng_components[i];
+
+		for (const unsigned int *c = comp->off_link; c && *c != NG_CTR_MAX; c++) {
+			const char *group = ng_counter_info[*c].component;
+
+			EXPECT_NE(NULL, comp->counters) TH_LOG("%s", comp->name);
+			if (comp->counters)
+				EXPECT_NE(NULL, strstr(comp->counters, group))
+					TH_LOG("%s counts %s.%s", comp->name, group,
+					       ng_counter_info[*c].name);
+		}
+		with += comp->off_link != NULL;
+	}
+	EXPECT_EQ(sizeof(must) / sizeof(must[0]), with);
+	for (unsigned int i = 0; i < sizeof(must) / sizeof(must[0]); i++) {
+		const struct ng_component *comp = ng_component_find(must[i]);
+
+		ASSERT_NE(NULL, comp) TH_LOG("%s", must[i]);
+		EXPECT_NE(NULL, comp->off_link) TH_LOG("%s", must[i]);
+	}
 }
 
 TEST_HARNESS_MAIN

@@ -290,11 +290,15 @@ static const struct ng_key l1_keys[] = {
 	{ .name = NULL },
 };
 
+/* remote lines an L1 held: served without the link */
+static const unsigned int l1_off_link[] = { NG_CTR_L1_RHIT, NG_CTR_MAX };
+
 const struct ng_component ng_l1_component = {
 	.name = "l1",
 	.desc = "an L1 per real SM for local and remote lines, write-through, dropped at kernel boundaries",
 	.keys = l1_keys,
 	.counters = "l1",
+	.off_link = l1_off_link,
 	.enabled = l1_enabled,
 	.remote_only = false,
 	.create = l1_create,

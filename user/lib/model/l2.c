@@ -500,11 +500,15 @@ static const struct ng_key l2_keys[] = {
 	{ .name = NULL },
 };
 
+/* remote and host lines the L2 held: served without the link */
+static const unsigned int l2_off_link[] = { NG_CTR_L2_HIT, NG_CTR_MAX };
+
 const struct ng_component ng_l2_component = {
 	.name = "l2",
 	.desc = "per-GPU L2: local lines (l2-local, write-back, kept) and remote and host lines (write-through; flushed at kernel boundaries, or kept coherent by HWC or a directory, host lines still dropped)",
 	.keys = l2_keys,
 	.counters = "l2",
+	.off_link = l2_off_link,
 	.enabled = l2_enabled,
 	.remote_only = true,
 	.sees_local = l2_sees_local,

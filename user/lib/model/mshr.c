@@ -153,11 +153,15 @@ static const struct ng_key mshr_keys[] = {
 	{ .name = NULL },
 };
 
+/* fine-grained loads merged with one in flight: served without the link */
+static const unsigned int mshr_off_link[] = { NG_CTR_MSHR_HIT, NG_CTR_MAX };
+
 const struct ng_component ng_mshr_component = {
 	.name = "mshr",
 	.desc = "DualOpt's MSHRs for fine-grained remote loads: merge only when an in-flight mask covers the new one",
 	.keys = mshr_keys,
 	.counters = "mshr",
+	.off_link = mshr_off_link,
 	.enabled = mshr_enabled,
 	.remote_only = true,
 	.create = mshr_create,

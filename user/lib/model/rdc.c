@@ -322,11 +322,15 @@ static const struct ng_key rdc_keys[] = {
 	{ .name = NULL },
 };
 
+/* remote lines the RDC held: served without the link */
+static const unsigned int rdc_off_link[] = { NG_CTR_RDC_HIT, NG_CTR_MAX };
+
 const struct ng_component ng_rdc_component = {
 	.name = "rdc",
 	.desc = "CARVE remote data cache in local memory, ECC sidecar, none/SWC/HWC coherence",
 	.keys = rdc_keys,
 	.counters = "rdc",
+	.off_link = rdc_off_link,
 	.enabled = rdc_enabled,
 	.remote_only = true,
 	.create = rdc_create,

@@ -360,11 +360,15 @@ static const struct ng_key rdma_keys[] = {
 	{ .name = NULL },
 };
 
+/* remote lines the RDMA cache held: served without the link */
+static const unsigned int rdma_off_link[] = { NG_CTR_RDMA_HIT, NG_CTR_MAX };
+
 const struct ng_component ng_rdma_cache_component = {
 	.name = "rdma",
 	.desc = "DualOpt's RDMA cache: remote lines only, shared by the GPU's CUs, write-back, flushed at kernel boundaries",
 	.keys = rdma_keys,
 	.counters = "rdma",
+	.off_link = rdma_off_link,
 	.enabled = rdma_enabled,
 	.remote_only = true,
 	.validate = rdma_validate,

@@ -478,11 +478,15 @@ static const struct ng_key sg_keys[] = {
 	{ .name = NULL },
 };
 
+/* host rows device memory held: served without the link */
+static const unsigned int sg_off_link[] = { NG_CTR_SG_HIT, NG_CTR_MAX };
+
 const struct ng_component ng_scalegpu_component = {
 	.name = "scalegpu",
 	.desc = "ScaleGPU: device memory as a cache of host memory, a tag per row, the tag miss handler",
 	.keys = sg_keys,
 	.counters = "scalegpu",
+	.off_link = sg_off_link,
 	.enabled = sg_enabled,
 	.remote_only = true,
 	.validate = sg_validate,

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ngemu/model/component.h"
 #include "ngemu/model/model.h"
 #include "ngemu/runtime/system.h"
 #include "ngemu/util/err.h"
@@ -30,6 +31,18 @@ static uint64_t machine_free(void)
 	if (kb)
 		return kb << 10;
 	return pages > 0 && psz > 0 ? (uint64_t)pages * (uint64_t)psz : 0;
+}
+
+/* Remote and host requests the components served without the link. */
+static uint64_t off_link(const struct ng_counters *t)
+{
+	uint64_t n = 0;
+
+	for (unsigned int i = 0; ng_components[i]; i++)
+		for (const unsigned int *c = ng_components[i]->off_link;
+		     c && *c != NG_CTR_MAX; c++)
+			n += t->v[*c];
+	return n;
 }
 
 static double frac(uint64_t a, uint64_t b)
@@ -216,15 +229,8 @@ int ng_bench_run(struct ng_system *sys, const struct ng_workload *wl,
 	r->rdc_hit_rate = frac(t->v[NG_CTR_RDC_HIT],
 			       t->v[NG_CTR_RDC_HIT] + t->v[NG_CTR_RDC_MISS]);
 	{
-		/*
-		 * Off the link: what a cache of the requester served (the L1's
-		 * remote lines, the L2, the RDC, the RDMA cache, ScaleGPU's
-		 * device memory) and fine-grained loads merged with an
-		 * in-flight request.
-		 */
-		uint64_t cached = t->v[NG_CTR_L2_HIT] + t->v[NG_CTR_RDC_HIT] +
-				  t->v[NG_CTR_L1_RHIT] + t->v[NG_CTR_RDMA_HIT] +
-				  t->v[NG_CTR_MSHR_HIT] + t->v[NG_CTR_SG_HIT];
+		/* off the link: what each component says it served so */
+		uint64_t cached = off_link(t);
 		uint64_t rem = t->v[NG_CTR_REMOTE] + t->v[NG_CTR_HOST];
 
 		r->link_frac = frac(rem > cached ? rem - cached : 0,

@@ -32,6 +32,13 @@ struct ng_component {
 	const struct ng_key *keys;
 	/* counter groups it keeps (ng_counter_info[].component), spaces */
 	const char *counters;
+	/*
+	 * optional: its counters of remote or host requests it served
+	 * without the link (a cache of the requester, a merge with a request
+	 * in flight), ending with NG_CTR_MAX. A report's link fraction sums
+	 * every component's, naming none.
+	 */
+	const unsigned int *off_link;
 	/* in the pipeline for @c? NULL: always */
 	bool (*enabled)(const struct ng_config *c);
 	/* requests homed on the requesting GPU skip it... */
