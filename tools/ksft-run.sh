@@ -113,6 +113,8 @@ run_one() {
 		  (cd "$dir" && exec "$@") </dev/null 3>&- 4>&- || st=$?
 		  echo "$st" >&4; } 2>&1 | prefix >&3 4>&-; } 4>&1 )
 	elapsed=$(( $(date +%s) - start ))
+	# the margin under the limit, in the log: a limit is set from these
+	echo "# $hdr took $elapsed s (limit $tmo s)"
 	timed_out=0
 	case $rc in
 	124) timed_out=1 ;;
