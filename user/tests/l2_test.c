@@ -32,7 +32,7 @@ TEST(a_remote_line_read_again_in_the_kernel_hits)
 	EXPECT_EQ(1, rig_ctr(&r, 0, NG_CTR_L2_FILL));
 	EXPECT_EQ(1, rig_ctr(&r, 0, NG_CTR_L2_COLD));
 	/* the miss: the lookup, then the idle remote load */
-	EXPECT_NEAR(miss - at, rig_ns(r.cfg.l2_latency_ns + 802.125), 4);
+	EXPECT_NEAR(miss - at, rig_ns(r.cfg.l2_latency_ns + rig_remote_ns(&r.cfg)), 4);
 	/* another word of the line, once it is there: the copy's */
 	at = miss + rig_ns(10);
 	EXPECT_EQ(1000017u, rig_load(&r, 0, rig_word(&r, 1, 17), at, &t));
@@ -127,7 +127,7 @@ TEST(local_lines_only_with_l2_local)
 		     rig_ctr(&r, 0, NG_CTR_L2_LOCAL_HIT) +
 		     rig_ctr(&r, 0, NG_CTR_L2_LOCAL_MISS));
 	EXPECT_EQ(2, rig_ctr(&r, 0, NG_CTR_MEM_ACC));
-	EXPECT_NEAR(t - at, rig_ns(300.125), 2);
+	EXPECT_NEAR(t - at, rig_ns(rig_local_ns(&r.cfg)), 2);
 	rig_down(&r);
 
 	/* with l2-local: the second load hits in l2-latency, no memory */

@@ -28,7 +28,7 @@ TEST(a_line_it_holds_is_served_in_msl2_latency_without_the_memory)
 
 	msl2_rig(_metadata, &r);
 	EXPECT_EQ(2u, rig_load(&r, 0, rig_word(&r, 0, 2), at, &miss));
-	EXPECT_NEAR(miss - at, rig_ns(300.125), 2);
+	EXPECT_NEAR(miss - at, rig_ns(rig_local_ns(&r.cfg)), 2);
 	EXPECT_EQ(1, rig_ctr(&r, 0, NG_CTR_MSL2_MISS));
 	EXPECT_EQ(1, rig_ctr(&r, 0, NG_CTR_MEM_ACC));
 	/* its own fill, at once */
@@ -56,7 +56,8 @@ TEST(every_requester_hits_from_the_next_interval_on)
 	EXPECT_EQ(5u, rig_load(&r, 1, rig_word(&r, 0, 5), at, &t));
 	EXPECT_EQ(1, rig_ctr(&r, 1, NG_CTR_MSL2_HIT));
 	EXPECT_EQ(1, rig_ctr(&r, 1, NG_CTR_MEM_ACC));
-	EXPECT_NEAR(t - at, rig_ns(802.125 - 300.125 + 100), 4);
+	EXPECT_NEAR(t - at, rig_ns(rig_remote_ns(&r.cfg) - rig_local_ns(&r.cfg) +
+				    r.cfg.msl2_latency_ns), 4);
 	rig_down(&r);
 }
 

@@ -65,10 +65,10 @@ TEST(the_faulting_access_waits_migrate_latency)
 
 	mig_rig(_metadata, &r);
 	(void)rig_load(&r, 0, rig_word(&r, 1, 0), at, &t);
-	EXPECT_NEAR(t - at, rig_ns(r.cfg.migrate_latency_ns + 802.125), 4);
+	EXPECT_NEAR(t - at, rig_ns(r.cfg.migrate_latency_ns + rig_remote_ns(&r.cfg)), 4);
 	/* the same GPU again before the move: remote, no second fault */
 	(void)rig_load(&r, 0, rig_word(&r, 1, 64), at2, &t2);
-	EXPECT_NEAR(t2 - at2, rig_ns(802.125), 4);
+	EXPECT_NEAR(t2 - at2, rig_ns(rig_remote_ns(&r.cfg)), 4);
 	EXPECT_EQ(2, rig_ctr(&r, 0, NG_CTR_REMOTE));
 	rig_down(&r);
 }
@@ -88,14 +88,14 @@ TEST(after_the_move_it_is_local_to_its_new_home_and_moves_no_more)
 	rx = rig_ctr(&r, 0, NG_CTR_LINK_RX);
 	/* GPU 0 reads it at its memory's cost, with its data */
 	EXPECT_EQ(1000005u, rig_load(&r, 0, p + 5, at, &t));
-	EXPECT_NEAR(t - at, rig_ns(300.125), 2);
+	EXPECT_NEAR(t - at, rig_ns(rig_local_ns(&r.cfg)), 2);
 	EXPECT_EQ(1, rig_ctr(&r, 0, NG_CTR_LOCAL));
 	EXPECT_EQ(rx, rig_ctr(&r, 0, NG_CTR_LINK_RX));
 	/* its old home and GPU 2 now reach it remotely, with no fault */
 	(void)rig_load(&r, 1, p + 6, at, &t);
-	EXPECT_NEAR(t - at, rig_ns(802.125), 4);
+	EXPECT_NEAR(t - at, rig_ns(rig_remote_ns(&r.cfg)), 4);
 	(void)rig_load(&r, 2, p + 7, at, &t);
-	EXPECT_NEAR(t - at, rig_ns(802.125), 4);
+	EXPECT_NEAR(t - at, rig_ns(rig_remote_ns(&r.cfg)), 4);
 	rig_settle(&r);
 	EXPECT_EQ(0u, home_of(&r, p));
 	EXPECT_EQ(1, rig_ctr(&r, 1, NG_CTR_MIG_PAGES));

@@ -42,6 +42,18 @@ static inline ng_ticks rig_ns(double ns)
 	return (ng_ticks)(ns * NG_TICKS_PER_NS);
 }
 
+/* An idle local load: its line at local-bw, then local-latency (mem.c). */
+static inline double rig_local_ns(const struct ng_config *c)
+{
+	return c->line / c->local_bw + c->local_latency_ns;
+}
+
+/* An idle remote load on a mesh: the request over, the memory, the line back. */
+static inline double rig_remote_ns(const struct ng_config *c)
+{
+	return 2 * c->link_latency_ns + rig_local_ns(c) + c->line / c->link_bw;
+}
+
 /* The configuration: @preset with everything optional off. */
 static inline void rig_cfg(struct __test_metadata *_metadata, struct rig *r,
 			   const char *preset, unsigned int gpus)

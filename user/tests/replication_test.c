@@ -28,14 +28,14 @@ TEST(a_read_only_page_is_read_locally_after_replication)
 	p = rig_word(&r, 1, 0);
 	/* the first read: remote, and the page copied over the link */
 	EXPECT_EQ(1000000u, rig_load(&r, 0, p, at, &t));
-	EXPECT_NEAR(t - at, rig_ns(802.125), 4);
+	EXPECT_NEAR(t - at, rig_ns(rig_remote_ns(&r.cfg)), 4);
 	EXPECT_EQ(1, rig_ctr(&r, 0, NG_CTR_REPL_PAGES));
 	EXPECT_EQ(r.cfg.page, rig_ctr(&r, 0, NG_CTR_REPL_BYTES));
 	EXPECT_EQ(r.cfg.page + r.cfg.line, rig_ctr(&r, 0, NG_CTR_LINK_RX));
 	/* the next, anywhere in the page: local, from the copy, at once */
 	at = rig_ns(20000);
 	EXPECT_EQ(1000000u + 700, rig_load(&r, 0, p + 700, at, &t));
-	EXPECT_NEAR(t - at, rig_ns(300.125), 2);
+	EXPECT_NEAR(t - at, rig_ns(rig_local_ns(&r.cfg)), 2);
 	EXPECT_EQ(1, rig_ctr(&r, 0, NG_CTR_REPL_HIT));
 	EXPECT_EQ(1, rig_ctr(&r, 0, NG_CTR_LOCAL));
 	EXPECT_EQ(1, rig_ctr(&r, 0, NG_CTR_REMOTE));
@@ -66,7 +66,7 @@ TEST(a_write_collapses_the_copies_for_good)
 	/* GPU 0 reads the written word remotely now, and copies nothing */
 	at = rig_ns(40000);
 	EXPECT_EQ(42u, rig_load(&r, 0, p + 3, at, &t));
-	EXPECT_NEAR(t - at, rig_ns(802.125), 4);
+	EXPECT_NEAR(t - at, rig_ns(rig_remote_ns(&r.cfg)), 4);
 	EXPECT_EQ(1, rig_ctr(&r, 0, NG_CTR_REPL_HIT));
 	EXPECT_EQ(1, rig_ctr(&r, 0, NG_CTR_REPL_PAGES));
 	rig_settle(&r);
@@ -83,7 +83,7 @@ TEST(ideal_replication_makes_every_access_local)
 
 	repl_rig(_metadata, &r, NG_REPL_ALL);
 	EXPECT_EQ(1000009u, rig_load(&r, 0, rig_word(&r, 1, 9), at, &t));
-	EXPECT_NEAR(t - at, rig_ns(300.125), 2);
+	EXPECT_NEAR(t - at, rig_ns(rig_local_ns(&r.cfg)), 2);
 	(void)rig_store(&r, 0, rig_word(&r, 1, 10), 5, at);
 	EXPECT_EQ(2, rig_ctr(&r, 0, NG_CTR_LOCAL));
 	EXPECT_EQ(0, rig_ctr(&r, 0, NG_CTR_REMOTE));
