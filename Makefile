@@ -56,7 +56,7 @@ LDLIBS  := -lnuma -luring -lm
 LIB_SRCS     := $(sort $(shell find user/lib -name '*.c'))
 # the papers (user/papers/NAME/, ngemu/paper.h) are the command line's
 PAPER_SRCS   := $(sort $(shell find user/papers -name '*.c'))
-NGEMU_SRCS   := $(wildcard user/ngemu/*.c) $(PAPER_SRCS)
+NGEMU_SRCS   := $(sort $(shell find user/ngemu -name '*.c')) $(PAPER_SRCS)
 # the command line but its main(): ng_main() for programs of one's own
 CLI_SRCS     := $(filter-out user/ngemu/ngemu.c,$(NGEMU_SRCS))
 UTEST_SRCS   := $(wildcard user/tests/*.c)

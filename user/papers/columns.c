@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Columns more than one paper's comparison table has (columns.h). */
 #include "columns.h"
-#include "../ngemu/bench.h"
+#include "../ngemu/bench/bench.h"
 
 const struct ng_col ng_col_verified = {
 	.name = "verified", .kind = NG_COL_VERIFIED, .formats = NG_COL_ALL,

@@ -21,7 +21,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "../commands.h"
 #include "mem.h"
 #include "ngemu/util/cpulist.h"
 #include "ngemu/util/format.h"

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "../commands.h"
 #include "ngemu/util/cpulist.h"
 #include "ngemu/util/format.h"
 #include "ngemu/util/json.h"

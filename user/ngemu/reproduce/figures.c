@@ -15,11 +15,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "commands.h"
-#include "interrupt.h"
-#include "out_file.h"
+#include "../commands.h"
+#include "../interrupt.h"
+#include "../out_file.h"
 #include "reproduce.h"
-#include "sweep.h"
+#include "../sweep/sweep.h"
 #include "ngemu/config.h"
 #include "ngemu/util/json.h"
 

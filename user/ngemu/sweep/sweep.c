@@ -27,10 +27,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench.h"
-#include "commands.h"
-#include "interrupt.h"
-#include "out_file.h"
+#include "../bench/bench.h"
+#include "../commands.h"
+#include "../interrupt.h"
+#include "../out_file.h"
 #include "sweep.h"
 #include "ngemu/config.h"
 #include "ngemu/util/json.h"

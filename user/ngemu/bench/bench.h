@@ -15,7 +15,7 @@
 
 /* The system a configuration builds: "CARVE-HWC", "NUMA-GPU", ... */
 const char *ng_bench_system_name(const struct ng_config *c);
-/* One run's result (bench_report.c), with its fabric's use @links. */
+/* One run's result (report.c), with its fabric's use @links. */
 void ng_bench_print_json(const struct ng_config *cfg,
 			 const struct ng_bench_result *r,
 			 const struct ng_link_usage *links);
@@ -74,7 +74,7 @@ const char *ng_fmt_dur(double s, char *buf, size_t len);
 const char *ng_fmt_dur_col(double s, double max, char *buf, size_t len);
 
 /*
- * --compare (cmd_compare.c): a paper's systems side by side (ngemu/paper.h).
+ * --compare (compare.c): a paper's systems side by side (ngemu/paper.h).
  * The paper of a command line's compare run: that of the first system its
  * --systems name, else the one whose preset its --system names, else the
  * first paper. @fmt of the run: 0 human, 1 JSON, 2 CSV.
@@ -120,7 +120,7 @@ void ng_cmp_print(const struct ng_paper *p, const struct ng_config *base,
 		  unsigned int n, const char *sweep_key, int fmt);
 
 /*
- * --compare --agreement N (cmd_agreement.c): each system once with
+ * --compare --agreement N (agreement.c): each system once with
  * --deterministic and N times threaded; the modeled times side by side.
  */
 int ng_bench_agreement(const struct ng_config *base,

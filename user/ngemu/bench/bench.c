@@ -11,7 +11,7 @@
 #include <linux/numagpu.h>
 
 #include "bench.h"
-#include "commands.h"
+#include "../commands.h"
 #include "ngemu/config.h"
 #include "ngemu/runtime/system.h"
 #include "ngemu/util/format.h"

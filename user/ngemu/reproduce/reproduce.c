@@ -28,11 +28,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "interrupt.h"
-#include "out_file.h"
+#include "../commands.h"
+#include "../interrupt.h"
+#include "../out_file.h"
 #include "reproduce.h"
-#include "sweep.h"
+#include "../sweep/sweep.h"
 #include "ngemu/paper.h"
 #include "ngemu/util/json.h"
 #include "ngemu/workloads/workload.h"

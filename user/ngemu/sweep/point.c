@@ -13,8 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "interrupt.h"
-#include "out_file.h"
+#include "../interrupt.h"
+#include "../out_file.h"
 #include "sweep.h"
 
 /*

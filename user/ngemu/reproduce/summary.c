@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "out_file.h"
+#include "../out_file.h"
 #include "reproduce.h"
 #include "ngemu/paper.h"
 #include "ngemu/util/json.h"

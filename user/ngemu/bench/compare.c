@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "bench.h"
-#include "commands.h"
+#include "../commands.h"
 #include "ngemu/config.h"
 #include "ngemu/runtime/system.h"
 #include "ngemu/workloads/workload.h"

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "out_file.h"
+#include "../out_file.h"
 #include "sweep.h"
 #include "ngemu/util/json.h"
 
@@ -197,7 +197,7 @@ int ng_sweep_gather(struct sweep *s)
 		fprintf(csv, ",%s", sw_fields[f]);
 	for (size_t f = 0; f < SW_NOPT; f++)
 		fprintf(csv, ",%s", sw_opt_fields[f]);
-	/* the grid keys that change nothing at a row (sweep_inert.c) */
+	/* the grid keys that change nothing at a row (inert.c) */
 	if (s->nkey)
 		fprintf(csv, ",inert");
 	fprintf(csv, "\n");

@@ -25,9 +25,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "interrupt.h"
-#include "out_file.h"
+#include "../commands.h"
+#include "../interrupt.h"
+#include "../out_file.h"
 #include "sweep.h"
 
 /* Slurm's default MaxArraySize is 1001: more points share a task. */

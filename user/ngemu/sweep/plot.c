@@ -11,8 +11,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "interrupt.h"
-#include "out_file.h"
+#include "../interrupt.h"
+#include "../out_file.h"
 #include "sweep.h"
 
 /* A series of the plot: a system and the values of the keys after the first. */

@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench.h"
-#include "commands.h"
+#include "../bench/bench.h"
+#include "../commands.h"
 #include "ngemu/config.h"
 #include "ngemu/model/component.h"
 #include "ngemu/model/dir.h"

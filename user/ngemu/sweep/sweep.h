@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ngemu sweep (cmd_sweep.c): its points and options, shared with the
- * plots it draws (sweep_plot.c).
+ * ngemu sweep (sweep.c): its points and options, shared with the
+ * plots it draws (plot.c).
  */
 #ifndef NGEMU_SWEEP_H
 #define NGEMU_SWEEP_H
@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "bench.h"
+#include "../bench/bench.h"
 
 #define SW_MAX_KEYS	8
 #define SW_MAX_VALS	32
@@ -24,7 +24,7 @@ struct sw_key {
 	unsigned int nval;
 };
 
-/* Whether a grid key changes what a point runs (sweep_inert.c). */
+/* Whether a grid key changes what a point runs (inert.c). */
 enum sw_inert {
 	SW_LIVE,			/* its values give other configurations */
 	SW_SET_BY_SYSTEM,		/* the point's system sets it itself */
@@ -69,7 +69,7 @@ struct sweep {
 int ng_sweep_main(int argc, char **argv, size_t *missing);
 
 /*
- * sweep_plan.c: every point of the sweep with its hash (0, or -EINVAL
+ * plan.c: every point of the sweep with its hash (0, or -EINVAL
  * after a message); the arguments of point @p's run after "bench"
  * (NULL-terminated; @bufs holds the grid's options), their count; and
  * whether workload @wl runs at its default size under "--size paper",
@@ -81,7 +81,7 @@ int ng_sweep_point_args(const struct sweep *s, const struct sw_point *p,
 bool ng_sweep_paper_default(const struct sweep *s, const char *wl);
 
 /*
- * sweep_inert.c: each point's grid keys marked live or inert (p->inert)
+ * inert.c: each point's grid keys marked live or inert (p->inert)
  * from the points' configurations @cfg (one per point, as they run),
  * for a key given two values or more; why key @k is inert at point @p,
  * for people ("system baseline sets xfer-gran itself"); every inert key
@@ -110,7 +110,7 @@ void ng_sweep_path(const struct sweep *s, const struct sw_point *p,
 int ng_sweep_run_point(const struct sweep *s, struct sw_point *p);
 
 /*
- * Point @p's run in a child (sweep_point.c): started (its pid, or -1), its
+ * Point @p's run in a child (point.c): started (its pid, or -1), its
  * files removed when it was stopped, or ended with wait status @st and
  * its output kept when it is a whole result (true).
  */
@@ -129,7 +129,7 @@ bool ng_sweep_has_result(const struct sweep *s, const struct sw_point *p);
 
 /*
  * OUT/results.csv and results.json from the points' files, each written
- * whole or not at all (sweep_results.c); 0, or -errno after a message.
+ * whole or not at all (results.c); 0, or -errno after a message.
  */
 int ng_sweep_gather(struct sweep *s);
 
@@ -141,7 +141,7 @@ int ng_sweep_gather(struct sweep *s);
 int ng_sweep_collect(struct sweep *s, size_t ran, size_t failed);
 
 /*
- * sweep_slurm.c: the sweep's arguments kept in DIR/sweep.args (0 or -1,
+ * slurm.c: the sweep's arguments kept in DIR/sweep.args (0 or -1,
  * errno set) and read back into s->argv with "--out OUT" (their count,
  * or -1 after a message), where OUT is DIR, or for a @task's folder
  * OUT/slurm/SUB two up.

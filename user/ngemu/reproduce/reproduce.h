@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ngemu reproduce (cmd_reproduce.c): a paper's experiments as its data
- * file describes them (reproduce_data.c), and its figures, each a table
- * of ngemu's values beside the paper's and a plot (reproduce_figures.c).
+ * ngemu reproduce (reproduce.c): a paper's experiments as its data
+ * file describes them (data.c), and its figures, each a table
+ * of ngemu's values beside the paper's and a plot (figures.c).
  */
 #ifndef NGEMU_REPRODUCE_H
 #define NGEMU_REPRODUCE_H

@@ -15,7 +15,7 @@
 #include <linux/numagpu.h>
 
 #include "bench.h"
-#include "commands.h"
+#include "../commands.h"
 #include "ngemu/runtime/system.h"
 
 #define AGREE_DIFF	0.01

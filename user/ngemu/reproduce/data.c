@@ -20,8 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
-#include "commands.h"
+#include "../bench/bench.h"
+#include "../commands.h"
 #include "reproduce.h"
 #include "ngemu/config.h"
 

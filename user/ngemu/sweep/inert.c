@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "sweep.h"
-#include "commands.h"
+#include "../commands.h"
 #include "ngemu/config.h"
 #include "ngemu/model/component.h"
 
