@@ -217,24 +217,256 @@ static void print_list(bool json)
 	}
 }
 
+/* What the command line asks of bench. */
+struct bench_args {
+	struct ng_config cfg;
+	struct ng_bench_opts o;
+	const struct ng_paper *cmp_paper;
+	const struct ng_workload *wl;
+	const char *systems, *sweep;
+	int fmt;		/* 0 people, 1 JSON, 2 CSV */
+	bool compare, json, csv, list, prefetch, paper;
+	unsigned int paper_div;
+	unsigned int agreement;
+};
+
+/*
+ * The configuration from the options, compare mode's starting from its
+ * paper's regime (options override it); the options it leaves in
+ * @rest, @nrest. 0, or the usage error's status.
+ */
+static int bench_config(struct bench_args *a, int argc, char **argv,
+			char **rest, int nrest_max, int *nrest)
+{
+	char *args[256 + NG_PAPER_MAX_REGIME];
+	char err[512];
+	int nargs = 0;
+
+	args[nargs++] = argv[0];
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--compare"))
+			a->compare = true;
+	a->cmp_paper = ng_cmp_paper(argc, argv);
+	for (unsigned int i = 0; a->compare && i < a->cmp_paper->nregime; i++)
+		args[nargs++] = (char *)a->cmp_paper->regime[i];
+	for (int i = 1; i < argc; i++)
+		args[nargs++] = argv[i];
+	if (ng_config_from_args(&a->cfg, nargs, args, rest, nrest_max, nrest,
+				err, sizeof(err)))
+		return ng_usage_error("bench", "%s", err);
+	return 0;
+}
+
+/* --size N, paper or paper/N. 0, or the usage error's status. */
+static int bench_size(struct bench_args *a, const char *val)
+{
+	a->paper = !strncmp(val, "paper", 5);
+	if (a->paper && val[5]) {
+		char *end;
+		unsigned long n = val[5] == '/' ? strtoul(val + 6, &end, 10) : 0;
+
+		if (!n || *end || n > 1u << 20)
+			return ng_usage_error("bench",
+					      "--size: '%s' is not paper or paper/N (N a whole number, e.g. paper/8)",
+					      val);
+		a->paper_div = (unsigned int)n;
+	}
+	if (!a->paper && (ng_parse_size(val, &a->o.size) || !a->o.size))
+		return ng_usage_error("bench",
+				      "--size: '%s' is not a size (e.g. 4096, 64K, 32M, 1G), paper or paper/N",
+				      val);
+	return 0;
+}
+
+/* Whether @a is option @name, alone or as @name=VALUE. */
+static bool is_opt(const char *a, const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strncmp(a, name, n) && (a[n] == '\0' || a[n] == '=');
+}
+
+/* A count in [1, @max] for option @name. 0, or the usage error's status. */
+static int bench_count(const char *name, const char *what, const char *val,
+		       unsigned long max, unsigned int *out)
+{
+	char *end;
+	unsigned long n = strtoul(val, &end, 10);
+
+	if (!*val || *end || !n || n > max)
+		return ng_usage_error("bench", "%s: '%s' is not %s (1-%lu)",
+				      name, val, what, max);
+	*out = (unsigned int)n;
+	return 0;
+}
+
+/*
+ * The option or argument at rest[*i] (its value, if it takes one, after
+ * it or after '='; *i then moves past it). 0, or the usage error's status.
+ */
+static int bench_option(struct bench_args *a, char **rest, int nrest, int *i)
+{
+	const char *arg = rest[*i], *val = NULL;
+
+	if (!strncmp(arg, "--size", 6) || !strncmp(arg, "--iters", 7) ||
+	    !strncmp(arg, "--systems", 9) || !strncmp(arg, "--sweep", 7) ||
+	    !strncmp(arg, "--agreement", 11)) {
+		const char *eq = strchr(arg, '=');
+
+		if (eq)
+			val = eq + 1;
+		else if (*i + 1 < nrest)
+			val = rest[++*i];
+		else
+			return ng_usage_error("bench", "option '%s' needs a value", arg);
+	}
+	if (!strcmp(arg, "-j") || !strcmp(arg, "--json")) {
+		a->json = true;
+		a->fmt = 1;
+	} else if (!strcmp(arg, "--csv")) {
+		a->csv = true;
+		a->fmt = 2;
+	} else if (!strcmp(arg, "--compare")) {
+		a->compare = true;
+	} else if (is_opt(arg, "--systems")) {
+		a->systems = val;
+	} else if (is_opt(arg, "--sweep")) {
+		a->sweep = val;
+	} else if (is_opt(arg, "--agreement")) {
+		return bench_count("--agreement", "a count of runs", val, 100,
+				   &a->agreement);
+	} else if (!strcmp(arg, "--list")) {
+		a->list = true;
+	} else if (!strcmp(arg, "--prefetch")) {
+		a->prefetch = true;
+	} else if (!strcmp(arg, "--no-native")) {
+		a->o.native = false;
+	} else if (!strcmp(arg, "--corrupt-one")) {
+		a->o.corrupt = true;
+	} else if (is_opt(arg, "--size")) {
+		return bench_size(a, val);
+	} else if (is_opt(arg, "--iters")) {
+		return bench_count("--iters", "a count", val, 1000000, &a->o.iters);
+	} else if (arg[0] == '-') {
+		return ng_usage_error("bench", "unknown option '%s'", arg);
+	} else if (!a->wl) {
+		a->wl = ng_workload_find(arg);
+		if (!a->wl)
+			return ng_usage_error("bench",
+					      "unknown workload '%s' (see --list)",
+					      arg);
+	} else {
+		return ng_usage_error("bench", "unexpected argument '%s'", arg);
+	}
+	return 0;
+}
+
+/* The options together, once all are read. 0, or the usage error's status. */
+static int bench_check(struct bench_args *a)
+{
+	if (!a->wl)
+		return ng_usage_error("bench", "which workload? (see --list)");
+	if (a->paper) {
+		/* whole 4-byte elements */
+		a->o.size = ng_workload_paper_size(a->wl) / a->paper_div / 4 * 4;
+		if (!a->o.size)
+			return ng_usage_error("bench", "--size paper: no paper gives a size for %s",
+					      a->wl->name);
+	}
+	if ((a->systems || a->sweep || a->fmt == 2 || a->agreement) && !a->compare)
+		return ng_usage_error("bench", "--systems, --sweep, --csv and --agreement go with --compare");
+	if (a->agreement && (a->sweep || a->fmt == 2))
+		return ng_usage_error("bench", "--agreement does not go with --sweep or --csv");
+	if (a->prefetch && a->compare)
+		return ng_usage_error("bench", "--prefetch does not go with --compare");
+	return 0;
+}
+
+/* A run's report, and the remote path's line after a first-touch one. */
+static void bench_report(const struct bench_args *a, struct ng_system *sys,
+			 const struct ng_bench_result *r,
+			 const struct ng_link_usage *links)
+{
+	if (a->json) {
+		ng_bench_print_json(&a->cfg, r, links);
+		return;
+	}
+	ng_bench_print_human(&a->cfg, ng_system_nnodes(sys), r, links);
+	if (r->verified && a->cfg.placement == NG_PLACE_FIRST_TOUCH &&
+	    r->total.v[NG_CTR_REQ] && !r->total.v[NG_CTR_REMOTE] &&
+	    !r->total.v[NG_CTR_HOST] && a->cfg.gpus > 1)
+		show_remote_path(&a->cfg, a->wl, &a->o);
+}
+
+/* One run of the workload, reported: the command's exit status. */
+static int bench_one(struct bench_args *a)
+{
+	struct ng_bench_result *r = NULL;
+	struct ng_link_usage *links = NULL;
+	struct progress prog = { 0 };
+	struct ng_system *sys;
+	char err[512];
+	int ret;
+
+	ret = ng_system_create(&sys, &a->cfg, err, sizeof(err));
+	if (ret) {
+		if (ret == -EINVAL || ret == -ENOTSUP)
+			return ng_usage_error("bench", "%s", err);
+		fprintf(stderr, "ngemu bench: %s\n", err);
+		return NG_EXIT_FAIL;
+	}
+	if (a->prefetch) {
+		struct ng_space *sp = ng_system_space(sys);
+
+		if (sp->backend != NG_MEM_KMOD) {
+			ret = ng_usage_error("bench",
+					     "--prefetch needs the kmod memory backend (--backend kmod)");
+			goto out;
+		}
+		sp->prefetch = true;
+	}
+	r = calloc(1, sizeof(*r));
+	links = calloc(1, sizeof(*links));
+	if (!r || !links) {
+		fprintf(stderr, "ngemu bench: out of memory\n");
+		ret = NG_EXIT_FAIL;
+		goto out;
+	}
+	prog.tty = isatty(2);
+	prog.t0 = now_s();
+	prog.name = a->wl->name;
+	a->o.progress = progress_cb;
+	a->o.ctx = &prog;
+	ret = ng_bench_run(sys, a->wl, &a->o, r, err, sizeof(err));
+	if (prog.shown)
+		fprintf(stderr, "\n");
+	if (ret) {
+		if (ret == -EINVAL || ret == -ENOMEM) {
+			ret = ng_usage_error("bench", "%s", err);
+		} else {
+			fprintf(stderr, "ngemu bench: %s\n", err);
+			ret = NG_EXIT_FAIL;
+		}
+		goto out;
+	}
+	/* after the workload's last kernel, as its counters were read */
+	ng_link_usage(ng_system_model(sys), links);
+	bench_report(a, sys, r, links);
+	ret = r->verified ? NG_EXIT_OK : NG_EXIT_FAIL;
+	if (!r->verified)
+		fprintf(stderr, "ngemu bench %s: verification failed: %s\n",
+			r->workload, r->verify);
+out:
+	ng_system_destroy(sys);
+	free(r);
+	free(links);
+	return ret;
+}
+
 int ng_cmd_bench(int argc, char **argv)
 {
-	char *rest[256], *args[256 + NG_PAPER_MAX_REGIME];
-	const char *systems = NULL, *sweep = NULL;
-	const struct ng_paper *cmp_paper;
-	bool compare = false;
-	int fmt = 0, nargs = 0;
-	struct ng_config cfg;
-	struct ng_bench_opts o = { .native = true };
-	struct ng_bench_result *r;
-	struct ng_link_usage *links;
-	struct progress prog = { 0 };
-	const struct ng_workload *wl = NULL;
-	struct ng_system *sys;
-	bool json = false, csv = false, list = false, prefetch = false, paper = false;
-	unsigned int paper_div = 1;
-	unsigned int agreement = 0;
-	char err[512];
+	struct bench_args a = { .o = { .native = true }, .paper_div = 1 };
+	char *rest[256];
 	int nrest = 0, ret;
 
 	if (argc > 256)
@@ -244,197 +476,32 @@ int ng_cmd_bench(int argc, char **argv)
 			bench_usage(stdout);
 			return NG_EXIT_OK;
 		}
-	/*
-	 * compare mode starts from its paper's regime; options override
-	 */
-	args[nargs++] = argv[0];
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--compare"))
-			compare = true;
-	cmp_paper = ng_cmp_paper(argc, argv);
-	for (unsigned int i = 0; compare && i < cmp_paper->nregime; i++)
-		args[nargs++] = (char *)cmp_paper->regime[i];
-	for (int i = 1; i < argc; i++)
-		args[nargs++] = argv[i];
-	if (ng_config_from_args(&cfg, nargs, args, rest,
-				(int)(sizeof(rest) / sizeof(rest[0])), &nrest,
-				err, sizeof(err)))
-		return ng_usage_error("bench", "%s", err);
-	for (int i = 0; i < nrest; i++) {
-		const char *a = rest[i], *val = NULL;
-
-		if (!strncmp(a, "--size", 6) || !strncmp(a, "--iters", 7) ||
-		    !strncmp(a, "--systems", 9) || !strncmp(a, "--sweep", 7) ||
-		    !strncmp(a, "--agreement", 11)) {
-			const char *eq = strchr(a, '=');
-
-			if (eq)
-				val = eq + 1;
-			else if (i + 1 < nrest)
-				val = rest[++i];
-			else
-				return ng_usage_error("bench", "option '%s' needs a value", a);
-		}
-		if (!strcmp(a, "-j") || !strcmp(a, "--json")) {
-			json = true;
-			fmt = 1;
-		} else if (!strcmp(a, "--csv")) {
-			csv = true;
-			fmt = 2;
-		} else if (!strcmp(a, "--compare")) {
-			compare = true;
-		} else if (!strncmp(a, "--systems", 9) && (a[9] == '\0' || a[9] == '=')) {
-			systems = val;
-		} else if (!strncmp(a, "--sweep", 7) && (a[7] == '\0' || a[7] == '=')) {
-			sweep = val;
-		} else if (!strncmp(a, "--agreement", 11) && (a[11] == '\0' || a[11] == '=')) {
-			char *end;
-			unsigned long n = strtoul(val, &end, 10);
-
-			if (!*val || *end || !n || n > 100)
-				return ng_usage_error("bench",
-						      "--agreement: '%s' is not a count of runs (1-100)",
-						      val);
-			agreement = (unsigned int)n;
-		} else if (!strcmp(a, "--list")) {
-			list = true;
-		} else if (!strcmp(a, "--prefetch")) {
-			prefetch = true;
-		} else if (!strcmp(a, "--no-native")) {
-			o.native = false;
-		} else if (!strcmp(a, "--corrupt-one")) {
-			o.corrupt = true;
-		} else if (!strncmp(a, "--size", 6) && (a[6] == '\0' || a[6] == '=')) {
-			paper = !strncmp(val, "paper", 5);
-			if (paper && val[5]) {
-				char *end;
-				unsigned long n = val[5] == '/' ?
-						  strtoul(val + 6, &end, 10) : 0;
-
-				if (!n || *end || n > 1u << 20)
-					return ng_usage_error("bench",
-							      "--size: '%s' is not paper or paper/N (N a whole number, e.g. paper/8)",
-							      val);
-				paper_div = (unsigned int)n;
-			}
-			if (!paper && (ng_parse_size(val, &o.size) || !o.size))
-				return ng_usage_error("bench",
-						      "--size: '%s' is not a size (e.g. 4096, 64K, 32M, 1G), paper or paper/N",
-						      val);
-		} else if (!strncmp(a, "--iters", 7) && (a[7] == '\0' || a[7] == '=')) {
-			char *end;
-			unsigned long n = strtoul(val, &end, 10);
-
-			if (!*val || *end || !n || n > 1000000)
-				return ng_usage_error("bench",
-						      "--iters: '%s' is not a count (1-1000000)",
-						      val);
-			o.iters = (unsigned int)n;
-		} else if (a[0] == '-') {
-			return ng_usage_error("bench", "unknown option '%s'", a);
-		} else if (!wl) {
-			wl = ng_workload_find(a);
-			if (!wl)
-				return ng_usage_error("bench",
-						      "unknown workload '%s' (see --list)",
-						      a);
-		} else {
-			return ng_usage_error("bench", "unexpected argument '%s'", a);
-		}
-	}
-	if (csv && json)
+	ret = bench_config(&a, argc, argv, rest,
+			   (int)(sizeof(rest) / sizeof(rest[0])), &nrest);
+	for (int i = 0; !ret && i < nrest; i++)
+		ret = bench_option(&a, rest, nrest, &i);
+	if (ret)
+		return ret;
+	if (a.csv && a.json)
 		return ng_usage_error("bench", "--csv and --json: one output format at a time");
-	if (list) {
-		print_list(json);
+	if (a.list) {
+		print_list(a.json);
 		return NG_EXIT_OK;
 	}
-	if (!wl)
-		return ng_usage_error("bench", "which workload? (see --list)");
-	if (paper) {
-		/* whole 4-byte elements */
-		o.size = ng_workload_paper_size(wl) / paper_div / 4 * 4;
-		if (!o.size)
-			return ng_usage_error("bench", "--size paper: no paper gives a size for %s",
-					      wl->name);
+	ret = bench_check(&a);
+	if (ret)
+		return ret;
+	if (a.compare && a.agreement) {
+		a.o.native = false;
+		return ng_bench_agreement(&a.cfg, a.wl, &a.o,
+					  a.systems ? a.systems : a.cmp_paper->defaults,
+					  a.agreement, a.json);
 	}
-	if ((systems || sweep || fmt == 2 || agreement) && !compare)
-		return ng_usage_error("bench", "--systems, --sweep, --csv and --agreement go with --compare");
-	if (agreement && (sweep || fmt == 2))
-		return ng_usage_error("bench", "--agreement does not go with --sweep or --csv");
-	if (prefetch && compare)
-		return ng_usage_error("bench", "--prefetch does not go with --compare");
-	if (compare && agreement) {
-		o.native = false;
-		return ng_bench_agreement(&cfg, wl, &o,
-					  systems ? systems : cmp_paper->defaults,
-					  agreement, json);
+	if (a.compare) {
+		a.o.native = false;	/* only stream-triad has one */
+		return ng_bench_compare(&a.cfg, a.wl, &a.o,
+					a.systems ? a.systems : a.cmp_paper->defaults,
+					a.sweep, a.fmt);
 	}
-	if (compare) {
-		o.native = false;	/* only stream-triad has one */
-		return ng_bench_compare(&cfg, wl, &o,
-					systems ? systems : cmp_paper->defaults,
-				     sweep, fmt);
-	}
-	ret = ng_system_create(&sys, &cfg, err, sizeof(err));
-	if (ret) {
-		if (ret == -EINVAL || ret == -ENOTSUP)
-			return ng_usage_error("bench", "%s", err);
-		fprintf(stderr, "ngemu bench: %s\n", err);
-		return NG_EXIT_FAIL;
-	}
-	if (prefetch) {
-		struct ng_space *sp = ng_system_space(sys);
-
-		if (sp->backend != NG_MEM_KMOD) {
-			ng_system_destroy(sys);
-			return ng_usage_error("bench",
-					      "--prefetch needs the kmod memory backend (--backend kmod)");
-		}
-		sp->prefetch = true;
-	}
-	r = calloc(1, sizeof(*r));
-	links = calloc(1, sizeof(*links));
-	if (!r || !links) {
-		ng_system_destroy(sys);
-		free(r);
-		free(links);
-		fprintf(stderr, "ngemu bench: out of memory\n");
-		return NG_EXIT_FAIL;
-	}
-	prog.tty = isatty(2);
-	prog.t0 = now_s();
-	prog.name = wl->name;
-	o.progress = progress_cb;
-	o.ctx = &prog;
-	ret = ng_bench_run(sys, wl, &o, r, err, sizeof(err));
-	if (prog.shown)
-		fprintf(stderr, "\n");
-	if (ret) {
-		ng_system_destroy(sys);
-		free(r);
-		free(links);
-		if (ret == -EINVAL || ret == -ENOMEM)
-			return ng_usage_error("bench", "%s", err);
-		fprintf(stderr, "ngemu bench: %s\n", err);
-		return NG_EXIT_FAIL;
-	}
-	/* after the workload's last kernel, as its counters were read */
-	ng_link_usage(ng_system_model(sys), links);
-	if (json) {
-		ng_bench_print_json(&cfg, r, links);
-	} else {
-		ng_bench_print_human(&cfg, ng_system_nnodes(sys), r, links);
-		if (r->verified && cfg.placement == NG_PLACE_FIRST_TOUCH &&
-		    r->total.v[NG_CTR_REQ] && !r->total.v[NG_CTR_REMOTE] &&
-		    !r->total.v[NG_CTR_HOST] && cfg.gpus > 1)
-			show_remote_path(&cfg, wl, &o);
-	}
-	ret = r->verified ? NG_EXIT_OK : NG_EXIT_FAIL;
-	if (!r->verified)
-		fprintf(stderr, "ngemu bench %s: verification failed: %s\n",
-			r->workload, r->verify);
-	ng_system_destroy(sys);
-	free(r);
-	free(links);
-	return ret;
+	return bench_one(&a);
 }

@@ -89,6 +89,17 @@ static int parse_u64(const char *s, bool suffix, uint64_t *out)
 	return 0;
 }
 
+/*
+ * The touchers' start, in read_all mode: open once every thread is
+ * running, or abort when one could not be started (the others then return
+ * before they meet at the step barrier, which counts them all).
+ */
+struct gate {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int state;		/* 0 closed, 1 open, -1 aborted */
+};
+
 struct toucher {
 	const struct numagpu_topology *topo;
 	unsigned int gpu;	/* GPU index */
@@ -100,7 +111,29 @@ struct toucher {
 	int err;
 	bool read_all;	/* read every page instead of writing its own */
 	pthread_barrier_t *step;	/* read_all: the GPUs' passes in step */
+	struct gate *gate;		/* read_all: their start */
 };
+
+/* Wait for @g to open (true) or abort (false). */
+static bool gate_wait(struct gate *g)
+{
+	int state;
+
+	pthread_mutex_lock(&g->lock);
+	while (!g->state)
+		pthread_cond_wait(&g->cond, &g->lock);
+	state = g->state;
+	pthread_mutex_unlock(&g->lock);
+	return state > 0;
+}
+
+static void gate_set(struct gate *g, int state)
+{
+	pthread_mutex_lock(&g->lock);
+	g->state = state;
+	pthread_cond_broadcast(&g->cond);
+	pthread_mutex_unlock(&g->lock);
+}
 
 static void *touch_thread(void *arg)
 {
@@ -108,6 +141,8 @@ static void *touch_thread(void *arg)
 	const __u64 *mask = t->topo->gpu[t->gpu].cpumask;
 	cpu_set_t set;
 
+	if (t->read_all && !gate_wait(t->gate))
+		return NULL;
 	CPU_ZERO(&set);
 	for (unsigned int c = 0; c < NUMAGPU_MAX_CPUS && c < CPU_SETSIZE; c++)
 		if (mask[c / 64] & (1ULL << (c % 64)))
@@ -133,198 +168,370 @@ static void *touch_thread(void *arg)
 	return NULL;
 }
 
-/* Create, touch, read back, print. */
-static int mem_run(struct mem_opts *o)
-{
-	struct numagpu_buf_create c = { .mode = (uint32_t)o->mode };
+/* One run of ngemu mem: its buffer, the GPUs that touch it, the result. */
+struct mem_ctx {
+	const struct mem_opts *o;
+	const struct numagpu_topology *t;
+	unsigned int chosen[NUMAGPU_MAX_GPUS], nchosen;
+	long page;
+	struct ng_kbuf b;
+	struct mem_result r;
 	struct toucher th[NUMAGPU_MAX_GPUS];
 	pthread_t tid[NUMAGPU_MAX_GPUS];
-	struct mem_result r = { 0 };
-	struct ng_topology topo;
-	const struct numagpu_topology *t = &topo.hw;
-	unsigned int chosen[NUMAGPU_MAX_GPUS], nchosen = 0;
-	long page = sysconf(_SC_PAGESIZE);
-	struct ng_kbuf b;
-	void **addrs = NULL;
-	char err[512];
-	int dev, ret = NG_EXIT_FAIL, e;
+};
 
-	if (ng_topology_from_kmod(&topo, o->device, err, sizeof(err))) {
-		fprintf(stderr, "ngemu mem: %s\n", err);
-		return NG_EXIT_FAIL;
-	}
+/* The GPUs that touch (--gpus, else all). 0, or the usage error's status. */
+static int mem_choose(struct mem_ctx *m)
+{
+	const struct mem_opts *o = m->o;
+
 	for (unsigned int g = 0; g < NUMAGPU_MAX_GPUS; g++) {
-		bool want = o->gpus_set ? (o->gpus[0] >> g) & 1 : g < t->ngpus;
+		bool want = o->gpus_set ? (o->gpus[0] >> g) & 1 : g < m->t->ngpus;
 
 		if (!want)
 			continue;
-		if (g >= t->ngpus)
+		if (g >= m->t->ngpus)
 			return ng_usage_error("mem", "--gpus: no GPU %u (%u GPUs)",
-					      g, t->ngpus);
-		chosen[nchosen++] = g;
+					      g, m->t->ngpus);
+		m->chosen[m->nchosen++] = g;
 	}
+	return 0;
+}
+
+/* The buffer, as the options ask. 0, or -1 after a message. */
+static int mem_create(struct mem_ctx *m, struct mem_opts *o)
+{
+	struct numagpu_buf_create c = { .mode = (uint32_t)o->mode };
+	const struct numagpu_topology *t = m->t;
+	int dev, e;
+
 	if (!o->pages)
 		o->pages = 4ULL * t->ngpus;
-	c.size = o->pages * (uint64_t)page;
+	c.size = o->pages * (uint64_t)m->page;
 	c.flags = o->fallback ? NUMAGPU_BUF_FALLBACK : 0;
 	if (o->mode == NUMAGPU_MODE_CGP)
 		c.target = o->target;
 	else if (o->mode == NUMAGPU_MODE_HOST)
 		c.target = o->target_set ? o->target : NUMAGPU_HOST_AUTO;
 	if (o->mode == NUMAGPU_MODE_CGP_CHUNK)
-		c.chunk = o->chunk ? o->chunk : (uint64_t)t->ngpus * page;
+		c.chunk = o->chunk ? o->chunk : (uint64_t)t->ngpus * m->page;
 
 	dev = ng_kbuf_open_device(o->device);
 	if (dev < 0) {
 		fprintf(stderr, "ngemu mem: %s: %s\n",
 			o->device ? o->device : NUMAGPU_DEVICE_PATH,
 			strerror(-dev));
-		return NG_EXIT_FAIL;
+		return -1;
 	}
-	e = ng_kbuf_create(&b, dev, &c);
+	e = ng_kbuf_create(&m->b, dev, &c);
 	close(dev);
 	if (e) {
 		fprintf(stderr, "ngemu mem: cannot create the buffer: %s\n",
 			strerror(-e));
+		return -1;
+	}
+	return 0;
+}
+
+/* Each chosen GPU writes its pages through its view. 0, or -1 after a message. */
+static int mem_touch(struct mem_ctx *m)
+{
+	int e;
+
+	for (unsigned int i = 0; i < m->nchosen; i++) {
+		void *v;
+
+		e = ng_kbuf_map_view(&m->b, m->chosen[i], &v);
+		if (e) {
+			fprintf(stderr, "ngemu mem: mapping GPU %u's view: %s\n",
+				m->chosen[i], strerror(-e));
+			return -1;
+		}
+		m->th[i] = (struct toucher){
+			.topo = m->t,
+			.gpu = m->chosen[i],
+			.slot = i,
+			.nchosen = m->nchosen,
+			.view = v,
+			.npages = m->b.npages,
+			.page = m->page,
+		};
+	}
+	for (unsigned int i = 0; i < m->nchosen; i++) {
+		e = pthread_create(&m->tid[i], NULL, touch_thread, &m->th[i]);
+		if (e) {
+			fprintf(stderr, "ngemu mem: thread: %s\n", strerror(e));
+			for (unsigned int k = 0; k < i; k++)
+				pthread_join(m->tid[k], NULL);
+			return -1;
+		}
+	}
+	for (unsigned int i = 0; i < m->nchosen; i++) {
+		pthread_join(m->tid[i], NULL);
+		if (m->th[i].err)
+			fprintf(stderr, "ngemu mem: warning: GPU %u's thread not pinned: %s\n",
+				m->chosen[i], strerror(-m->th[i].err));
+	}
+	return 0;
+}
+
+/*
+ * --read-mostly: the hint, then every touching GPU reads every page (each
+ * gets a replica). 0, or -1 after a message.
+ */
+static int mem_read_mostly(struct mem_ctx *m)
+{
+	struct gate gate = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0 };
+	pthread_barrier_t step;
+	unsigned int started = 0;
+	int e;
+
+	e = ng_kbuf_advise(&m->b, 0, m->b.npages, NUMAGPU_ADVISE_READ_MOSTLY, 0);
+	if (e) {
+		fprintf(stderr, "ngemu mem: advise: %s\n", strerror(-e));
+		return -1;
+	}
+	m->r.replicas = true;
+	if (!m->o->touch || !m->nchosen)
+		return 0;
+	pthread_barrier_init(&step, NULL, m->nchosen);
+	for (unsigned int i = 0; i < m->nchosen; i++) {
+		m->th[i].read_all = true;
+		m->th[i].step = &step;
+		m->th[i].gate = &gate;
+		if (pthread_create(&m->tid[i], NULL, touch_thread, &m->th[i]))
+			break;
+		started++;
+	}
+	/* cannot happen in practice; fail cleanly */
+	gate_set(&gate, started < m->nchosen ? -1 : 1);
+	for (unsigned int i = 0; i < started; i++)
+		pthread_join(m->tid[i], NULL);
+	pthread_barrier_destroy(&step);
+	if (started < m->nchosen) {
+		fprintf(stderr, "ngemu mem: thread failed\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* --migrate: the buffer to a GPU. 0, or -1 after a message. */
+static int mem_migrate(struct mem_ctx *m)
+{
+	uint64_t moved = 0;
+	int e;
+
+	e = ng_kbuf_migrate(&m->b, 0, m->b.npages, (unsigned int)m->o->migrate,
+			    NUMAGPU_MIGRATE_GPU, &moved);
+	if (e) {
+		fprintf(stderr, "ngemu mem: migrate: %s\n", strerror(-e));
+		return -1;
+	}
+	m->r.moved += moved;
+	/* the touchers' views map the moved pages again */
+	for (size_t p = 0; p < m->b.npages; p++)
+		if (m->r.toucher[p] >= 0)
+			(void)*(volatile char *)((char *)
+				m->b.view[m->r.toucher[p]] + p * m->page);
+	return 0;
+}
+
+/*
+ * Where each page is: the module's location table and counters, and the
+ * kernel's own answer through the view that touched the page (@addrs, one
+ * per page), and where they agree. 0, or -1 after a message.
+ */
+static int mem_where(struct mem_ctx *m, void **addrs)
+{
+	struct mem_result *r = &m->r;
+	size_t n = m->b.npages;
+	int e;
+
+	e = ng_kbuf_loctab_read(&m->b, 0, n, r->loc);
+	if (!e)
+		e = ng_kbuf_stats(&m->b, &r->st);
+	if (e) {
+		fprintf(stderr, "ngemu mem: reading the placement: %s\n",
+			strerror(-e));
+		return -1;
+	}
+	for (size_t p = 0; p < n; p++) {
+		int g = r->toucher[p];
+
+		addrs[p] = g >= 0 ? (char *)m->b.view[g] + p * m->page : NULL;
+		r->kernel_node[p] = -ENOENT;
+	}
+	if (m->o->touch && m->nchosen &&
+	    syscall(SYS_move_pages, 0, n, addrs, NULL, r->kernel_node, 0))
+		for (size_t p = 0; p < n; p++)
+			r->kernel_node[p] = -errno;
+	for (size_t p = 0; p < n; p++) {
+		int want = r->loc[p].node;
+
+		/* a view that read a replicated page maps its own copy */
+		if (r->replicas && r->toucher[p] >= 0 &&
+		    (r->loc[p].flags & NUMAGPU_LOC_REPLICATED))
+			want = (int)m->t->gpu[r->toucher[p]].node;
+		if ((r->loc[p].flags & NUMAGPU_LOC_POPULATED) &&
+		    r->kernel_node[p] == want)
+			r->agree++;
+	}
+	return 0;
+}
+
+/* Create, touch, read back, print: the command's exit status. */
+static int mem_run(struct mem_opts *o)
+{
+	struct ng_topology topo;
+	struct mem_ctx *m;
+	struct mem_result *r;
+	void **addrs = NULL;
+	char err[512];
+	int ret = NG_EXIT_FAIL, e;
+
+	if (ng_topology_from_kmod(&topo, o->device, err, sizeof(err))) {
+		fprintf(stderr, "ngemu mem: %s\n", err);
 		return NG_EXIT_FAIL;
 	}
+	m = calloc(1, sizeof(*m));
+	if (!m) {
+		fprintf(stderr, "ngemu mem: out of memory\n");
+		return NG_EXIT_FAIL;
+	}
+	m->o = o;
+	m->t = &topo.hw;
+	m->page = sysconf(_SC_PAGESIZE);
+	r = &m->r;
+	ret = mem_choose(m);
+	if (ret)
+		goto out_ctx;
+	ret = NG_EXIT_FAIL;
+	if (mem_create(m, o))
+		goto out_ctx;
 
-	r.loc = calloc(b.npages, sizeof(*r.loc));
-	r.kernel_node = calloc(b.npages, sizeof(*r.kernel_node));
-	r.toucher = calloc(b.npages, sizeof(*r.toucher));
-	addrs = calloc(b.npages, sizeof(*addrs));
-	if (!r.loc || !r.kernel_node || !r.toucher || !addrs) {
+	r->loc = calloc(m->b.npages, sizeof(*r->loc));
+	r->kernel_node = calloc(m->b.npages, sizeof(*r->kernel_node));
+	r->toucher = calloc(m->b.npages, sizeof(*r->toucher));
+	addrs = calloc(m->b.npages, sizeof(*addrs));
+	if (!r->loc || !r->kernel_node || !r->toucher || !addrs) {
 		fprintf(stderr, "ngemu mem: out of memory\n");
 		goto out;
 	}
-	for (size_t p = 0; p < b.npages; p++)
-		r.toucher[p] = o->touch && nchosen ? (int)chosen[p % nchosen] : -1;
+	for (size_t p = 0; p < m->b.npages; p++)
+		r->toucher[p] = o->touch && m->nchosen ?
+				(int)m->chosen[p % m->nchosen] : -1;
 	if (o->prefetch >= 0) {
-		e = ng_kbuf_prefetch(&b, 0, b.npages, (unsigned int)o->prefetch,
-				     &r.moved);
+		e = ng_kbuf_prefetch(&m->b, 0, m->b.npages,
+				     (unsigned int)o->prefetch, &r->moved);
 		if (e) {
 			fprintf(stderr, "ngemu mem: prefetch: %s\n", strerror(-e));
 			goto out;
 		}
 	}
-
-	for (unsigned int i = 0; o->touch && i < nchosen; i++) {
-		void *v;
-
-		e = ng_kbuf_map_view(&b, chosen[i], &v);
-		if (e) {
-			fprintf(stderr, "ngemu mem: mapping GPU %u's view: %s\n",
-				chosen[i], strerror(-e));
-			goto out;
-		}
-		th[i] = (struct toucher){ t, chosen[i], i, nchosen, v,
-					  b.npages, page, 0, false,
-					  NULL };
-	}
-	for (unsigned int i = 0; o->touch && i < nchosen; i++) {
-		e = pthread_create(&tid[i], NULL, touch_thread, &th[i]);
-		if (e) {
-			fprintf(stderr, "ngemu mem: thread: %s\n", strerror(e));
-			for (unsigned int k = 0; k < i; k++)
-				pthread_join(tid[k], NULL);
-			goto out;
-		}
-	}
-	for (unsigned int i = 0; o->touch && i < nchosen; i++) {
-		pthread_join(tid[i], NULL);
-		if (th[i].err)
-			fprintf(stderr, "ngemu mem: warning: GPU %u's thread not pinned: %s\n",
-				chosen[i], strerror(-th[i].err));
-	}
-	if (o->read_mostly) {
-		e = ng_kbuf_advise(&b, 0, b.npages, NUMAGPU_ADVISE_READ_MOSTLY, 0);
-		if (e) {
-			fprintf(stderr, "ngemu mem: advise: %s\n", strerror(-e));
-			goto out;
-		}
-		r.replicas = true;
-		if (o->touch && nchosen) {
-			pthread_barrier_t step;
-			unsigned int started = 0;
-
-			pthread_barrier_init(&step, NULL, nchosen);
-			for (unsigned int i = 0; i < nchosen; i++) {
-				th[i].read_all = true;
-				th[i].step = &step;
-				if (pthread_create(&tid[i], NULL, touch_thread,
-						   &th[i]))
-					break;
-				started++;
-			}
-			if (started < nchosen) {
-				/* cannot happen in practice; fail cleanly */
-				fprintf(stderr, "ngemu mem: thread failed\n");
-				exit(NG_EXIT_FAIL);
-			}
-			for (unsigned int i = 0; i < nchosen; i++)
-				pthread_join(tid[i], NULL);
-			pthread_barrier_destroy(&step);
-		}
-	}
-	if (o->migrate >= 0) {
-		uint64_t moved = 0;
-
-		e = ng_kbuf_migrate(&b, 0, b.npages, (unsigned int)o->migrate,
-				    NUMAGPU_MIGRATE_GPU, &moved);
-		if (e) {
-			fprintf(stderr, "ngemu mem: migrate: %s\n", strerror(-e));
-			goto out;
-		}
-		r.moved += moved;
-		/* the touchers' views map the moved pages again */
-		for (size_t p = 0; p < b.npages; p++)
-			if (r.toucher[p] >= 0)
-				(void)*(volatile char *)((char *)
-					b.view[r.toucher[p]] + p * page);
-	}
-
-	e = ng_kbuf_loctab_read(&b, 0, b.npages, r.loc);
-	if (!e)
-		e = ng_kbuf_stats(&b, &r.st);
-	if (e) {
-		fprintf(stderr, "ngemu mem: reading the placement: %s\n",
-			strerror(-e));
+	if (o->touch && mem_touch(m))
 		goto out;
-	}
-	/* the kernel's own answer, through the view that touched the page */
-	for (size_t p = 0; p < b.npages; p++) {
-		int g = r.toucher[p];
-
-		addrs[p] = g >= 0 ? (char *)b.view[g] + p * page : NULL;
-		r.kernel_node[p] = -ENOENT;
-	}
-	if (o->touch && nchosen &&
-	    syscall(SYS_move_pages, 0, b.npages, addrs, NULL, r.kernel_node, 0))
-		for (size_t p = 0; p < b.npages; p++)
-			r.kernel_node[p] = -errno;
-	for (size_t p = 0; p < b.npages; p++) {
-		int want = r.loc[p].node;
-
-		/* a view that read a replicated page maps its own copy */
-		if (r.replicas && r.toucher[p] >= 0 &&
-		    (r.loc[p].flags & NUMAGPU_LOC_REPLICATED))
-			want = (int)t->gpu[r.toucher[p]].node;
-		if ((r.loc[p].flags & NUMAGPU_LOC_POPULATED) &&
-		    r.kernel_node[p] == want)
-			r.agree++;
-	}
+	if (o->read_mostly && mem_read_mostly(m))
+		goto out;
+	if (o->migrate >= 0 && mem_migrate(m))
+		goto out;
+	if (mem_where(m, addrs))
+		goto out;
 	if (o->json)
-		ng_mem_print_json(o, &b, t, &r);
+		ng_mem_print_json(o, &m->b, m->t, r);
 	else
-		ng_mem_print_human(o, &b, t, &r);
+		ng_mem_print_human(o, &m->b, m->t, r);
 	ret = fflush(stdout) ? NG_EXIT_FAIL : NG_EXIT_OK;
 out:
 	free(addrs);
-	free(r.loc);
-	free(r.kernel_node);
-	free(r.toucher);
-	ng_kbuf_destroy(&b);
+	free(r->loc);
+	free(r->kernel_node);
+	free(r->toucher);
+	ng_kbuf_destroy(&m->b);
+out_ctx:
+	free(m);
 	return ret;
+}
+
+/*
+ * Option @c of getopt_long() (its value in optarg): -1 to go on, else the
+ * command's exit status (--help, a usage error).
+ */
+static int mem_option(struct mem_opts *o, int c, char **argv)
+{
+	uint64_t v;
+
+	switch (c) {
+	case 'm':
+		o->mode = ng_kbuf_mode_parse(optarg);
+		if (o->mode < 0)
+			return ng_usage_error("mem",
+				"--mode: '%s' is not first-touch, fgp, cgp, cgp-chunk or host",
+				optarg);
+		break;
+	case 'p':
+		if (parse_u64(optarg, false, &o->pages) || !o->pages ||
+		    o->pages > MEM_MAX_PAGES)
+			return ng_usage_error("mem",
+				"--pages: '%s' is not a number from 1 to %d",
+				optarg, MEM_MAX_PAGES);
+		break;
+	case 't':
+		if (parse_u64(optarg, false, &v) || v >= 0xffffffffULL)
+			return ng_usage_error("mem",
+				"--target: '%s' is not a GPU or node number",
+				optarg);
+		o->target = (uint32_t)v;
+		o->target_set = true;
+		break;
+	case 'c':
+		if (parse_u64(optarg, true, &o->chunk) || !o->chunk)
+			return ng_usage_error("mem",
+				"--chunk: '%s' is not a size", optarg);
+		break;
+	case 'g':
+		if (ng_cpulist_parse(optarg, o->gpus) ||
+		    !ng_cpumask_weight(o->gpus))
+			return ng_usage_error("mem",
+				"--gpus: '%s' is not a GPU list", optarg);
+		o->gpus_set = true;
+		break;
+	case 'n':
+		o->touch = false;
+		break;
+	case 'f':
+		o->fallback = true;
+		break;
+	case 'r':
+		o->read_mostly = true;
+		break;
+	case 'M':
+	case 'P':
+		if (parse_u64(optarg, false, &v) || v >= NUMAGPU_MAX_GPUS)
+			return ng_usage_error("mem",
+				"--%s: '%s' is not a GPU number",
+				c == 'M' ? "migrate" : "prefetch", optarg);
+		if (c == 'M')
+			o->migrate = (int)v;
+		else
+			o->prefetch = (int)v;
+		break;
+	case 'd':
+		o->device = optarg;
+		break;
+	case 'j':
+		o->json = true;
+		break;
+	case 'h':
+		mem_usage(stdout);
+		return NG_EXIT_OK;
+	case ':':
+		return ng_usage_error("mem", "option '%s' needs a value",
+				      argv[optind - 1]);
+	default:
+		return ng_usage_error("mem", "unknown option '%s'",
+				      argv[optind - 1]);
+	}
+	return -1;
 }
 
 int ng_cmd_mem(int argc, char **argv)
@@ -347,86 +554,15 @@ int ng_cmd_mem(int argc, char **argv)
 	};
 	struct mem_opts o = { .mode = NUMAGPU_MODE_FIRST_TOUCH, .touch = true,
 			      .migrate = -1, .prefetch = -1 };
-	uint64_t v;
-	int c;
+	int c, ret;
 
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":m:p:t:c:g:nfjhrM:P:", longopts,
 				NULL)) != -1) {
-		switch (c) {
-		case 'm':
-			o.mode = ng_kbuf_mode_parse(optarg);
-			if (o.mode < 0)
-				return ng_usage_error("mem",
-					"--mode: '%s' is not first-touch, fgp, cgp, cgp-chunk or host",
-					optarg);
-			break;
-		case 'p':
-			if (parse_u64(optarg, false, &o.pages) || !o.pages ||
-			    o.pages > MEM_MAX_PAGES)
-				return ng_usage_error("mem",
-					"--pages: '%s' is not a number from 1 to %d",
-					optarg, MEM_MAX_PAGES);
-			break;
-		case 't':
-			if (parse_u64(optarg, false, &v) || v >= 0xffffffffULL)
-				return ng_usage_error("mem",
-					"--target: '%s' is not a GPU or node number",
-					optarg);
-			o.target = (uint32_t)v;
-			o.target_set = true;
-			break;
-		case 'c':
-			if (parse_u64(optarg, true, &o.chunk) || !o.chunk)
-				return ng_usage_error("mem",
-					"--chunk: '%s' is not a size", optarg);
-			break;
-		case 'g':
-			if (ng_cpulist_parse(optarg, o.gpus) ||
-			    !ng_cpumask_weight(o.gpus))
-				return ng_usage_error("mem",
-					"--gpus: '%s' is not a GPU list", optarg);
-			o.gpus_set = true;
-			break;
-		case 'n':
-			o.touch = false;
-			break;
-		case 'f':
-			o.fallback = true;
-			break;
-		case 'r':
-			o.read_mostly = true;
-			break;
-		case 'M':
-		case 'P':
-			if (parse_u64(optarg, false, &v) ||
-			    v >= NUMAGPU_MAX_GPUS)
-				return ng_usage_error("mem",
-					"--%s: '%s' is not a GPU number",
-					c == 'M' ? "migrate" : "prefetch",
-					optarg);
-			if (c == 'M')
-				o.migrate = (int)v;
-			else
-				o.prefetch = (int)v;
-			break;
-		case 'd':
-			o.device = optarg;
-			break;
-		case 'j':
-			o.json = true;
-			break;
-		case 'h':
-			mem_usage(stdout);
-			return NG_EXIT_OK;
-		case ':':
-			return ng_usage_error("mem", "option '%s' needs a value",
-					      argv[optind - 1]);
-		default:
-			return ng_usage_error("mem", "unknown option '%s'",
-					      argv[optind - 1]);
-		}
+		ret = mem_option(&o, c, argv);
+		if (ret >= 0)
+			return ret;
 	}
 	if (optind < argc)
 		return ng_usage_error("mem", "unexpected argument '%s'",
