@@ -4,8 +4,8 @@
  * buffered: a full disk, /dev/full or a closed pipe (with SIGPIPE
  * ignored, as Python and some job launchers leave it) shows only when
  * the buffer is flushed, often at exit, where nothing would look. An
- * exit handler sees every way out: a return from main() and exit() in a
- * command (--help).
+ * exit handler sees every way out: a return from main() and a call of
+ * exit().
  */
 #include <errno.h>
 #include <stdio.h>

@@ -129,114 +129,165 @@ static bool sbatch_option(const char *a)
 	       !strcmp(a, "--time") || !strcmp(a, "--sbatch-option");
 }
 
+/* --grid KEY=V1,V2,...: one more key. 0, or the usage error's status. */
+static int parse_grid(struct sweep *s, const char *val)
+{
+	struct sw_key *k = &s->key[s->nkey];
+	const char *eq = strchr(val, '=');
+
+	if (s->nkey == SW_MAX_KEYS)
+		return ng_usage_error("sweep", "--grid: at most %d keys",
+				      SW_MAX_KEYS);
+	if (!eq || eq == val || !eq[1] ||
+	    (size_t)(eq - val) >= sizeof(k->name))
+		return ng_usage_error("sweep", "--grid: '%s' is not KEY=V1,V2,...", val);
+	memcpy(k->name, val, (size_t)(eq - val));
+	k->name[eq - val] = '\0';
+	if (!ng_config_key(k->name, NULL))
+		return ng_usage_error("sweep", "--grid: unknown parameter '%s'",
+				      k->name);
+	for (unsigned int j = 0; j < s->nkey; j++)
+		if (!strcmp(s->key[j].name, k->name))
+			return ng_usage_error("sweep", "--grid: key '%s' given twice (give its values once: %s=V1,V2,...)",
+					      k->name, k->name);
+	if (!own(s, eq + 1))
+		return ng_usage_error("sweep", "out of memory");
+	k->nval = split(s->owned[s->nowned - 1], k->val, SW_MAX_VALS);
+	s->nkey++;
+	return 0;
+}
+
+/* The --jobs count. 0, or the usage error's status. */
+static int parse_jobs(struct sweep *s, const char *val)
+{
+	char *end;
+	unsigned long n = strtoul(val, &end, 10);
+
+	if (!*val || *end || !n || n > 64)
+		return ng_usage_error("sweep", "--jobs: '%s' is not a count (1-64)",
+				      val);
+	s->jobs = (unsigned int)n;
+	return 0;
+}
+
+/* OPT=V of sbatch's: as sbatch takes it (--sbatch-option=X: X). */
+static int parse_sbatch_eq(struct sweep *s, const char *a)
+{
+	if (s->nsbatch == SW_MAX_SBATCH ||
+	    !(s->sbatch[s->nsbatch] =
+	      strdup(strncmp(a, "--sbatch-option=", 16) ? a : a + 16)))
+		return ng_usage_error("sweep", "too many Slurm options");
+	s->nsbatch++;
+	return 0;
+}
+
+/* OPT V of sbatch's, as OPT=V (--sbatch-option X: X). */
+static int parse_sbatch(struct sweep *s, const char *a, const char *val)
+{
+	if (s->nsbatch == SW_MAX_SBATCH ||
+	    asprintf(&s->sbatch[s->nsbatch], "%s%s%s",
+		     strcmp(a, "--sbatch-option") ? a : "",
+		     strcmp(a, "--sbatch-option") ? "=" : "",
+		     val) < 0)
+		return ng_usage_error("sweep", "too many Slurm options");
+	s->nsbatch++;
+	return 0;
+}
+
+/* An option for the points' runs (bench's), kept and passed on. */
+static int parse_pass(struct sweep *s, char *a, const char *val)
+{
+	if (!strcmp(a, "--system") && val)
+		s->preset = val;
+	if (!strcmp(a, "--compare") || !strcmp(a, "--csv") ||
+	    !strcmp(a, "--json") || !strncmp(a, "--sweep", 7) ||
+	    !strncmp(a, "--agreement", 11))
+		return ng_usage_error("sweep", "'%s' is not a sweep option", a);
+	if (s->npass + 1 >= SW_MAX_ARGS)
+		return ng_usage_error("sweep", "too many arguments");
+	s->pass[s->npass++] = a;
+	s->keep[s->nkeep++] = a;
+	return 0;
+}
+
+/*
+ * The option at argv[*i] (its value after it; *i then moves past it),
+ * kept for the sweep's arguments if the sweep's outcome depends on it.
+ * 0, -1 after --help, or the usage error's status.
+ */
+static int parse_option(struct sweep *s, int argc, char **argv, int *i)
+{
+	const char *a = argv[*i];
+	char *val = *i + 1 < argc ? argv[*i + 1] : NULL;
+	bool takes = !strcmp(a, "-w") || !strcmp(a, "--workloads") ||
+		     !strcmp(a, "--systems") || !strcmp(a, "-g") ||
+		     !strcmp(a, "--grid") || !strcmp(a, "-o") ||
+		     !strcmp(a, "--out") || !strcmp(a, "-j") ||
+		     !strcmp(a, "--jobs") || sbatch_option(a);
+	bool keep = true;
+	int ret = 0;
+
+	if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+		sweep_usage(stdout);
+		return -1;
+	}
+	if (!strncmp(a, "--account=", 10) || !strncmp(a, "--partition=", 12) ||
+	    !strncmp(a, "--time=", 7) || !strncmp(a, "--sbatch-option=", 16))
+		return parse_sbatch_eq(s, a);
+	if (takes && !val)
+		return ng_usage_error("sweep", "option '%s' needs a value", a);
+	if (!strcmp(a, "-w") || !strcmp(a, "--workloads")) {
+		if (!own(s, val))
+			return ng_usage_error("sweep", "out of memory");
+		s->nwl = split(s->owned[s->nowned - 1], s->wls, 64);
+	} else if (!strcmp(a, "--systems")) {
+		if (!own(s, val))
+			return ng_usage_error("sweep", "out of memory");
+		s->nsys = split(s->owned[s->nowned - 1], s->syss,
+				CMP_NSYS_MAX);
+	} else if (!strcmp(a, "-g") || !strcmp(a, "--grid")) {
+		ret = parse_grid(s, val);
+	} else if (!strcmp(a, "-o") || !strcmp(a, "--out")) {
+		s->out = val;
+		keep = false;
+	} else if (!strcmp(a, "--slurm")) {
+		s->slurm = true;
+		return 0;
+	} else if (!strcmp(a, "--wait")) {
+		s->wait = true;
+		return 0;
+	} else if (sbatch_option(a)) {
+		ret = parse_sbatch(s, a, val);
+		keep = false;
+	} else if (!strcmp(a, "-j") || !strcmp(a, "--jobs")) {
+		ret = parse_jobs(s, val);
+		keep = false;
+	} else {
+		return parse_pass(s, argv[*i], val);
+	}
+	if (ret)
+		return ret;
+	if (keep) {
+		s->keep[s->nkeep++] = argv[*i];
+		s->keep[s->nkeep++] = argv[*i + 1];
+	}
+	++*i;
+	return 0;
+}
+
+/*
+ * The sweep's options in @s. 0, -1 after --help (exit status 0), or the
+ * usage error's status.
+ */
 static int parse(struct sweep *s, int argc, char **argv)
 {
 	s->out = "sweep";
 	s->jobs = 1;
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		char *val = i + 1 < argc ? argv[i + 1] : NULL;
-		bool takes = !strcmp(a, "-w") || !strcmp(a, "--workloads") ||
-			     !strcmp(a, "--systems") || !strcmp(a, "-g") ||
-			     !strcmp(a, "--grid") || !strcmp(a, "-o") ||
-			     !strcmp(a, "--out") || !strcmp(a, "-j") ||
-			     !strcmp(a, "--jobs") || sbatch_option(a);
-		bool keep = true;
+		int ret = parse_option(s, argc, argv, &i);
 
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			sweep_usage(stdout);
-			exit(NG_EXIT_OK);
-		}
-		if (!strncmp(a, "--account=", 10) || !strncmp(a, "--partition=", 12) ||
-		    !strncmp(a, "--time=", 7) || !strncmp(a, "--sbatch-option=", 16)) {
-			/* OPT=V: as sbatch takes it (--sbatch-option=X: X) */
-			if (s->nsbatch == SW_MAX_SBATCH ||
-			    !(s->sbatch[s->nsbatch] =
-			      strdup(strncmp(a, "--sbatch-option=", 16) ? a : a + 16)))
-				return ng_usage_error("sweep", "too many Slurm options");
-			s->nsbatch++;
-			continue;
-		}
-		if (takes && !val)
-			return ng_usage_error("sweep", "option '%s' needs a value", a);
-		if (!strcmp(a, "-w") || !strcmp(a, "--workloads")) {
-			if (!own(s, val))
-				return ng_usage_error("sweep", "out of memory");
-			s->nwl = split(s->owned[s->nowned - 1], s->wls, 64);
-		} else if (!strcmp(a, "--systems")) {
-			if (!own(s, val))
-				return ng_usage_error("sweep", "out of memory");
-			s->nsys = split(s->owned[s->nowned - 1], s->syss,
-					CMP_NSYS_MAX);
-		} else if (!strcmp(a, "-g") || !strcmp(a, "--grid")) {
-			struct sw_key *k = &s->key[s->nkey];
-			const char *eq = strchr(val, '=');
-
-			if (s->nkey == SW_MAX_KEYS)
-				return ng_usage_error("sweep", "--grid: at most %d keys",
-						      SW_MAX_KEYS);
-			if (!eq || eq == val || !eq[1] ||
-			    (size_t)(eq - val) >= sizeof(k->name))
-				return ng_usage_error("sweep", "--grid: '%s' is not KEY=V1,V2,...", val);
-			memcpy(k->name, val, (size_t)(eq - val));
-			k->name[eq - val] = '\0';
-			if (!ng_config_key(k->name, NULL))
-				return ng_usage_error("sweep", "--grid: unknown parameter '%s'",
-						      k->name);
-			for (unsigned int j = 0; j < s->nkey; j++)
-				if (!strcmp(s->key[j].name, k->name))
-					return ng_usage_error("sweep", "--grid: key '%s' given twice (give its values once: %s=V1,V2,...)",
-							      k->name, k->name);
-			if (!own(s, eq + 1))
-				return ng_usage_error("sweep", "out of memory");
-			k->nval = split(s->owned[s->nowned - 1], k->val,
-					SW_MAX_VALS);
-			s->nkey++;
-		} else if (!strcmp(a, "-o") || !strcmp(a, "--out")) {
-			s->out = val;
-			keep = false;
-		} else if (!strcmp(a, "--slurm")) {
-			s->slurm = true;
-			continue;
-		} else if (!strcmp(a, "--wait")) {
-			s->wait = true;
-			continue;
-		} else if (sbatch_option(a)) {
-			if (s->nsbatch == SW_MAX_SBATCH ||
-			    asprintf(&s->sbatch[s->nsbatch], "%s%s%s",
-				     strcmp(a, "--sbatch-option") ? a : "",
-				     strcmp(a, "--sbatch-option") ? "=" : "",
-				     val) < 0)
-				return ng_usage_error("sweep", "too many Slurm options");
-			s->nsbatch++;
-			keep = false;
-		} else if (!strcmp(a, "-j") || !strcmp(a, "--jobs")) {
-			char *end;
-			unsigned long n = strtoul(val, &end, 10);
-
-			if (!*val || *end || !n || n > 64)
-				return ng_usage_error("sweep", "--jobs: '%s' is not a count (1-64)",
-						      val);
-			s->jobs = (unsigned int)n;
-			keep = false;
-		} else {
-			if (!strcmp(a, "--system") && val)
-				s->preset = val;
-			if (!strcmp(a, "--compare") || !strcmp(a, "--csv") ||
-			    !strcmp(a, "--json") || !strncmp(a, "--sweep", 7) ||
-			    !strncmp(a, "--agreement", 11))
-				return ng_usage_error("sweep", "'%s' is not a sweep option", a);
-			if (s->npass + 1 >= SW_MAX_ARGS)
-				return ng_usage_error("sweep", "too many arguments");
-			s->pass[s->npass++] = argv[i];
-			s->keep[s->nkeep++] = argv[i];
-			continue;
-		}
-		if (keep) {
-			s->keep[s->nkeep++] = argv[i];
-			s->keep[s->nkeep++] = argv[i + 1];
-		}
-		i++;
+		if (ret)
+			return ret;
 	}
 	if (s->wait && !s->slurm)
 		return ng_usage_error("sweep", "--wait goes with --slurm");
@@ -302,27 +353,19 @@ static int stopped(struct sweep *s, const pid_t *pids, const size_t *of,
 	return ng_interrupt_status(sig);
 }
 
-static int sweep_run(struct sweep *s, int argc, char **argv)
+/*
+ * The sweep's folder made and its arguments kept there; each point
+ * marked done (status 0: a result from before, or the same run as an
+ * earlier point's) or to run (-1), the count of those in @todo, and a
+ * line for the user. 0, or the exit status.
+ */
+static int sweep_setup(struct sweep *s, size_t *todo)
 {
 	char path[1024];
-	size_t todo = 0, same = 0, done = 0, failed = 0, next = 0;
+	size_t same = 0;
 	unsigned int same_keys = 0;	/* the keys the same runs differ in */
 	char keys[SW_MAX_KEYS * 48];
-	pid_t pids[64] = { 0 };
-	size_t of[64];
-	unsigned int running = 0;
-	double t0 = (double)time(NULL);
-	int ret;
 
-	ret = parse(s, argc, argv);
-	if (ret)
-		return ret;
-	if (ng_sweep_plan(s))
-		return NG_EXIT_USAGE;
-	ret = ng_sweep_inert_report(s);
-	if (ret)
-		return ret;
-	ng_interrupt_catch();
 	snprintf(path, sizeof(path), "%s/points", s->out);
 	if ((mkdir(s->out, 0755) && errno != EEXIST) ||
 	    (mkdir(path, 0755) && errno != EEXIST)) {
@@ -345,19 +388,33 @@ static int sweep_run(struct sweep *s, int argc, char **argv)
 		if (s->pt[i].status < 0 && !access(path, F_OK))
 			fprintf(stderr, "ngemu sweep: %s is not a whole result: it runs again\n",
 				path);
-		todo += s->pt[i].status < 0;
+		*todo += s->pt[i].status < 0;
 	}
 	for (unsigned int w = 0; w < s->nwl; w++)
 		if (ng_sweep_paper_default(s, s->wls[w]))
 			fprintf(stderr, "ngemu sweep: no paper gives a size for %s: it runs at its default size\n",
 				s->wls[w]);
 	fprintf(stderr, "ngemu sweep: %zu points, %zu to run, %zu kept from before, %zu the same run as another%s%s%s\n",
-		s->npt, todo, s->npt - todo - same, same,
+		s->npt, *todo, s->npt - *todo - same, same,
 		same_keys ? " (differing only in " : "",
 		ng_sweep_keys_text(s, same_keys, keys, sizeof(keys)),
 		same_keys ? ", which changes nothing their system runs)" : "");
-	if (s->slurm && todo)
-		return ng_sweep_slurm(s, todo);
+	return 0;
+}
+
+/*
+ * The @todo points to run, --jobs at a time, each in a child; the count
+ * of those that failed in @failed. 0, or the exit status when a signal
+ * stopped them.
+ */
+static int sweep_points(struct sweep *s, size_t todo, size_t *failed)
+{
+	size_t done = 0, next = 0;
+	pid_t pids[64] = { 0 };
+	size_t of[64];
+	unsigned int running = 0;
+	double t0 = (double)time(NULL);
+
 	while (done < todo) {
 		int st;
 		pid_t pid;
@@ -371,7 +428,7 @@ static int sweep_run(struct sweep *s, int argc, char **argv)
 						s->pt[next].wl, s->pt[next].sys,
 						strerror(errno));
 					s->pt[next].status = 1;
-					failed++;
+					++*failed;
 					done++;
 				} else {
 					pids[running] = c;
@@ -390,19 +447,44 @@ static int sweep_run(struct sweep *s, int argc, char **argv)
 		for (unsigned int r = 0; r < running; r++) {
 			if (pids[r] != pid)
 				continue;
-			failed += !ng_sweep_finish(s, &s->pt[of[r]], st);
+			*failed += !ng_sweep_finish(s, &s->pt[of[r]], st);
 			done++;
 			pids[r] = pids[--running];
 			of[r] = of[running];
-			progress(done, failed, todo, t0);
+			progress(done, *failed, todo, t0);
 			break;
 		}
 	}
+	return 0;
+}
+
+static int sweep_run(struct sweep *s, int argc, char **argv)
+{
+	size_t todo = 0, failed = 0;
+	int ret;
+
+	ret = parse(s, argc, argv);
+	if (ret)
+		return ret < 0 ? NG_EXIT_OK : ret;
+	if (ng_sweep_plan(s))
+		return NG_EXIT_USAGE;
+	ret = ng_sweep_inert_report(s);
+	if (ret)
+		return ret;
+	ng_interrupt_catch();
+	ret = sweep_setup(s, &todo);
+	if (ret)
+		return ret;
+	if (s->slurm && todo)
+		return ng_sweep_slurm(s, todo);
+	ret = sweep_points(s, todo, &failed);
+	if (ret)
+		return ret;
 	if (todo && isatty(2))
 		fprintf(stderr, "\n");
 	ret = ng_sweep_collect(s, todo, failed);
 	if (ng_interrupted())
-		return stopped(s, pids, of, 0, ng_interrupted());
+		return stopped(s, NULL, NULL, 0, ng_interrupted());
 	return ret;
 }
 
@@ -463,7 +545,7 @@ static int sweep_resume(struct sweep *s, int argc, char **argv)
 	if (!ret && ng_sweep_plan(s))
 		ret = NG_EXIT_USAGE;
 	if (ret)
-		return ret;
+		return ret < 0 ? NG_EXIT_OK : ret;
 	ng_interrupt_catch();
 	return collect ? ng_sweep_collect(s, 0, 0) : ng_sweep_task(s, task, sub);
 }
