@@ -168,6 +168,91 @@ unsigned int ng_cmp_systems(const char *list,
 }
 
 /* ngemu bench --compare: every system of @systems (and sweep value) in turn. */
+/*
+ * --sweep KEY=V1,V2,...: the key in @key (of @keylen bytes), the values in
+ * @values (at most 32) pointing into @vals (of @valslen bytes), their
+ * count in @nval. 0, or the usage error's status.
+ */
+static int cmp_sweep_values(const char *sweep, char *key, size_t keylen,
+			    char *vals, size_t valslen, const char **values,
+			    unsigned int *nval)
+{
+	const char *eq = strchr(sweep, '=');
+	char *save = NULL, *tok;
+
+	if (!eq || eq == sweep || (size_t)(eq - sweep) >= keylen ||
+	    strlen(eq + 1) >= valslen || !eq[1])
+		return ng_usage_error("bench", "--sweep: '%s' is not KEY=V1,V2,...", sweep);
+	memcpy(key, sweep, (size_t)(eq - sweep));
+	key[eq - sweep] = '\0';
+	if (!ng_config_key(key, NULL))
+		return ng_usage_error("bench", "--sweep: unknown parameter '%s'", key);
+	snprintf(vals, valslen, "%s", eq + 1);
+	for (tok = strtok_r(vals, ",", &save); tok && *nval < 32;
+	     tok = strtok_r(NULL, ",", &save))
+		values[(*nval)++] = tok;
+	return 0;
+}
+
+/*
+ * Row @w: system @sys of the paper from @base (with @key set to @value
+ * when @key is not empty), run and verified. 0, or the exit status.
+ */
+static int cmp_run_row(struct ng_paper_run *w, const struct ng_config *base,
+		       const struct ng_paper_system *sys_def,
+		       const struct ng_workload *wl,
+		       const struct ng_bench_opts *o,
+		       const char *key, const char *value)
+{
+	struct ng_config c = *base;
+	struct ng_system *sys;
+	char err[512];
+
+	if (key[0] && ng_config_set(&c, key, value, err, sizeof(err)))
+		return ng_usage_error("bench", "--sweep: %s", err);
+	if (ng_cmp_apply(&c, sys_def, err, sizeof(err)))
+		return ng_usage_error("bench", "%s", err);
+	snprintf(w->sweep, sizeof(w->sweep), "%s", value);
+	w->sys = sys_def;
+	w->cfg = c;
+	if (ng_system_create(&sys, &c, err, sizeof(err))) {
+		fprintf(stderr, "ngemu bench: %s: %s\n", sys_def->name, err);
+		return NG_EXIT_USAGE;
+	}
+	if (ng_bench_run(sys, wl, o, &w->r, err, sizeof(err))) {
+		ng_system_destroy(sys);
+		fprintf(stderr, "ngemu bench: %s: %s\n", sys_def->name, err);
+		return NG_EXIT_USAGE;
+	}
+	ng_system_destroy(sys);
+	if (ng_cmp_failed(w))
+		fprintf(stderr, "ngemu bench %s: %s%s%s: verification failed: %s\n",
+			wl->name, sys_def->name, key[0] ? " at " : "",
+			value, w->r.verify);
+	else if (!w->r.verified)
+		fprintf(stderr, "ngemu bench %s: %s%s%s: verification failed as expected (no coherence: stale data expected; not a failure): %s\n",
+			wl->name, sys_def->name, key[0] ? " at " : "",
+			value, w->r.verify);
+	return 0;
+}
+
+/*
+ * Rows @first to @nrows, one value's: their times normalized to the
+ * norm system's @norm if it ran, else to the first's, and the reference
+ * system's @ref over theirs.
+ */
+static void cmp_normalize(struct ng_paper_run *rows, unsigned int first,
+			  unsigned int nrows, double norm, double ref)
+{
+	if (norm <= 0)
+		norm = rows[first].r.modeled_s;
+	for (unsigned int i = first; i < nrows; i++) {
+		rows[i].norm = norm > 0 ? rows[i].r.modeled_s / norm : 0;
+		rows[i].vs_ref = ref > 0 && rows[i].r.modeled_s > 0 ?
+				 ref / rows[i].r.modeled_s : 0;
+	}
+}
+
 int ng_bench_compare(const struct ng_config *base,
 		     const struct ng_workload *wl,
 		     const struct ng_bench_opts *o, const char *systems,
@@ -175,7 +260,7 @@ int ng_bench_compare(const struct ng_config *base,
 {
 	const struct ng_paper_system *sel[CMP_NSYS_MAX];
 	const struct ng_paper *paper;
-	char key[32] = "", vals[256] = "", err[512];
+	char key[32] = "", vals[256] = "";
 	const char *values[32];
 	unsigned int nsel = 0, nval = 0, nrows = 0, failed = 0;
 	struct ng_paper_run *rows;
@@ -186,20 +271,10 @@ int ng_bench_compare(const struct ng_config *base,
 		return NG_EXIT_USAGE;
 	ng_paper_system_find(sel[0]->name, strlen(sel[0]->name), &paper);
 	if (sweep) {
-		const char *eq = strchr(sweep, '=');
-		char *save = NULL, *tok;
-
-		if (!eq || eq == sweep || (size_t)(eq - sweep) >= sizeof(key) ||
-		    strlen(eq + 1) >= sizeof(vals) || !eq[1])
-			return ng_usage_error("bench", "--sweep: '%s' is not KEY=V1,V2,...", sweep);
-		memcpy(key, sweep, (size_t)(eq - sweep));
-		key[eq - sweep] = '\0';
-		if (!ng_config_key(key, NULL))
-			return ng_usage_error("bench", "--sweep: unknown parameter '%s'", key);
-		snprintf(vals, sizeof(vals), "%s", eq + 1);
-		for (tok = strtok_r(vals, ",", &save); tok && nval < 32;
-		     tok = strtok_r(NULL, ",", &save))
-			values[nval++] = tok;
+		ret = cmp_sweep_values(sweep, key, sizeof(key), vals,
+				       sizeof(vals), values, &nval);
+		if (ret)
+			return ret;
 	}
 	if (!nval)
 		values[nval++] = "";
@@ -214,56 +289,18 @@ int ng_bench_compare(const struct ng_config *base,
 
 		for (unsigned int i = 0; i < nsel; i++) {
 			struct ng_paper_run *w = &rows[nrows];
-			struct ng_config c = *base;
-			struct ng_system *sys;
 
-			if (key[0] && ng_config_set(&c, key, values[v], err, sizeof(err))) {
-				free(rows);
-				return ng_usage_error("bench", "--sweep: %s", err);
-			}
-			if (ng_cmp_apply(&c, sel[i], err, sizeof(err))) {
-				free(rows);
-				return ng_usage_error("bench", "%s", err);
-			}
-			snprintf(w->sweep, sizeof(w->sweep), "%s", values[v]);
-			w->sys = sel[i];
-			w->cfg = c;
-			if (ng_system_create(&sys, &c, err, sizeof(err))) {
-				fprintf(stderr, "ngemu bench: %s: %s\n", sel[i]->name, err);
-				free(rows);
-				return NG_EXIT_USAGE;
-			}
-			if (ng_bench_run(sys, wl, o, &w->r, err, sizeof(err))) {
-				ng_system_destroy(sys);
-				fprintf(stderr, "ngemu bench: %s: %s\n", sel[i]->name, err);
-				free(rows);
-				return NG_EXIT_USAGE;
-			}
-			ng_system_destroy(sys);
+			ret = cmp_run_row(w, base, sel[i], wl, o, key, values[v]);
+			if (ret)
+				goto out;
 			if (paper->norm && !strcmp(sel[i]->name, paper->norm))
 				norm = w->r.modeled_s;
 			if (!strcmp(sel[i]->name, paper->ref))
 				ref = w->r.modeled_s;
-			if (ng_cmp_failed(w)) {
-				failed++;
-				fprintf(stderr, "ngemu bench %s: %s%s%s: verification failed: %s\n",
-					wl->name, sel[i]->name, key[0] ? " at " : "",
-					values[v], w->r.verify);
-			} else if (!w->r.verified) {
-				fprintf(stderr, "ngemu bench %s: %s%s%s: verification failed as expected (no coherence: stale data expected; not a failure): %s\n",
-					wl->name, sel[i]->name, key[0] ? " at " : "",
-					values[v], w->r.verify);
-			}
+			failed += ng_cmp_failed(w);
 			nrows++;
 		}
-		/* normalized to the norm system if it ran, else to the first */
-		if (norm <= 0)
-			norm = rows[first].r.modeled_s;
-		for (unsigned int i = first; i < nrows; i++) {
-			rows[i].norm = norm > 0 ? rows[i].r.modeled_s / norm : 0;
-			rows[i].vs_ref = ref > 0 && rows[i].r.modeled_s > 0 ?
-					 ref / rows[i].r.modeled_s : 0;
-		}
+		cmp_normalize(rows, first, nrows, norm, ref);
 	}
 	ng_cmp_print(paper, base, wl->name, rows, nrows, key[0] ? key : NULL,
 		     fmt);
@@ -271,6 +308,7 @@ int ng_bench_compare(const struct ng_config *base,
 		cmp_print_stale(rows, nrows);
 	if (failed)
 		ret = NG_EXIT_FAIL;
+out:
 	free(rows);
 	return ret;
 }

@@ -89,6 +89,94 @@ void ng_bench_sharing_human(const struct ng_sharing *s, const char *indent)
 static double frac(uint64_t a, uint64_t b);
 static char *mechanisms_text(const struct ng_config *c);
 
+/* The configuration the run had. */
+static void json_config(struct ng_json *jp, const struct ng_config *cfg)
+{
+	ng_json_key(jp, "config");
+	ng_json_object_begin(jp);
+	ng_json_kv_string(jp, "system", cfg->preset);
+	ng_json_kv_uint(jp, "gpus", cfg->gpus);
+	ng_json_kv_uint(jp, "sms", cfg->sms);
+	ng_json_kv_uint(jp, "line", cfg->line);
+	ng_json_kv_uint(jp, "page", cfg->page);
+	ng_json_kv_uint(jp, "l2_size", cfg->l2_size);
+	ng_json_kv_double(jp, "local_bw_gbs", cfg->local_bw);
+	ng_json_kv_double(jp, "link_bw_gbs", cfg->link_bw);
+	ng_json_kv_string(jp, "topology", ng_topology_names[cfg->topology]);
+	ng_json_kv_bool(jp, "l2_local", cfg->l2_local);
+	ng_json_kv_uint(jp, "warp_width", cfg->warp_width);
+	ng_json_kv_string(jp, "placement", ng_placement_name(cfg->placement));
+	ng_json_kv_string(jp, "sched", ng_sched_name(cfg->sched));
+	ng_json_kv_bool(jp, "steal", cfg->steal);
+	ng_json_kv_bool(jp, "deterministic", cfg->deterministic);
+	ng_json_kv_bool(jp, "inject", cfg->inject);
+	ng_json_kv_uint(jp, "seed", cfg->seed);
+	ng_json_object_end(jp);
+}
+
+/* The L1s' loads and hit rates. */
+static void json_l1(struct ng_json *jp, const struct ng_counters *t)
+{
+	ng_json_key(jp, "l1");
+	ng_json_object_begin(jp);
+	ng_json_kv_uint(jp, "loads", t->v[NG_CTR_L1_HIT] + t->v[NG_CTR_L1_MISS]);
+	ng_json_kv_double(jp, "hit_rate", frac(t->v[NG_CTR_L1_HIT],
+					      t->v[NG_CTR_L1_HIT] + t->v[NG_CTR_L1_MISS]));
+	ng_json_kv_uint(jp, "remote_loads", t->v[NG_CTR_L1_RHIT] + t->v[NG_CTR_L1_RMISS]);
+	ng_json_kv_double(jp, "remote_hit_rate", frac(t->v[NG_CTR_L1_RHIT],
+						     t->v[NG_CTR_L1_RHIT] + t->v[NG_CTR_L1_RMISS]));
+	ng_json_object_end(jp);
+}
+
+/* Where the module placed the pages, and its counters. */
+static void json_kmod(struct ng_json *jp, const struct ng_bench_result *r)
+{
+	const struct ng_kmod_stats *k = &r->placement.stats;
+
+	ng_json_key(jp, "kmod_placement");
+	ng_json_object_begin(jp);
+	ng_json_kv_uint(jp, "pages", r->placement.pages);
+	ng_json_kv_uint(jp, "populated", r->placement.populated);
+	ng_json_kv_uint(jp, "agree", r->placement.agree);
+	ng_json_kv_uint(jp, "fallback", r->placement.fallback);
+	ng_json_kv_bool(jp, "comparable", r->placement.comparable);
+	ng_json_kv_uint(jp, "faults", k->faults);
+	ng_json_key(jp, "view_faults");
+	ng_json_array_begin(jp);
+	for (unsigned int g = 0; g < r->ngpus; g++)
+		ng_json_uint(jp, k->view_faults[g]);
+	ng_json_array_end(jp);
+	ng_json_kv_uint(jp, "replicas", k->replicas);
+	ng_json_kv_uint(jp, "collapses", k->collapses);
+	ng_json_kv_uint(jp, "migrations", k->migrations);
+	ng_json_kv_uint(jp, "pins", k->pins);
+	ng_json_kv_uint(jp, "read_mostly_pages", k->read_mostly_pages);
+	ng_json_kv_uint(jp, "prefetched", k->prefetched);
+	ng_json_object_end(jp);
+}
+
+/* CARVE's mechanisms and what they moved, the buffers' backend. */
+static void json_carve(struct ng_json *jp, const struct ng_config *cfg,
+		       const struct ng_bench_result *r)
+{
+	ng_json_key(jp, "carve");
+	ng_json_object_begin(jp);
+	ng_json_kv_uint(jp, "rdc_size", cfg->rdc_size);
+	ng_json_kv_string(jp, "coherence", ng_coherence_name(cfg->coherence));
+	ng_json_kv_string(jp, "replicate", ng_replicate_name(cfg->replicate));
+	ng_json_kv_double(jp, "rdc_hit_rate", r->rdc_hit_rate);
+	ng_json_kv_double(jp, "link_fraction", r->link_frac);
+	ng_json_kv_uint(jp, "carve_bytes", r->carve_bytes);
+	ng_json_kv_uint(jp, "fallback_bytes", r->fallback_bytes);
+	ng_json_kv_uint(jp, "repl_bytes", r->repl_bytes);
+	ng_json_kv_uint(jp, "footprint", r->footprint);
+	ng_json_kv_double(jp, "mem_overhead", r->mem_overhead);
+	ng_json_object_end(jp);
+	ng_json_kv_string(jp, "backend", r->kmod ? "kmod" : "user");
+	if (r->kmod)
+		json_kmod(jp, r);
+}
+
 void ng_bench_print_json(const struct ng_config *cfg,
 			 const struct ng_bench_result *r,
 			 const struct ng_link_usage *links)
@@ -110,26 +198,7 @@ void ng_bench_print_json(const struct ng_config *cfg,
 	mech = mechanisms_text(cfg);
 	ng_json_kv_string(&j, "mechanisms", mech ? mech : "");
 	free(mech);
-	ng_json_key(&j, "config");
-	ng_json_object_begin(&j);
-	ng_json_kv_string(&j, "system", cfg->preset);
-	ng_json_kv_uint(&j, "gpus", cfg->gpus);
-	ng_json_kv_uint(&j, "sms", cfg->sms);
-	ng_json_kv_uint(&j, "line", cfg->line);
-	ng_json_kv_uint(&j, "page", cfg->page);
-	ng_json_kv_uint(&j, "l2_size", cfg->l2_size);
-	ng_json_kv_double(&j, "local_bw_gbs", cfg->local_bw);
-	ng_json_kv_double(&j, "link_bw_gbs", cfg->link_bw);
-	ng_json_kv_string(&j, "topology", ng_topology_names[cfg->topology]);
-	ng_json_kv_bool(&j, "l2_local", cfg->l2_local);
-	ng_json_kv_uint(&j, "warp_width", cfg->warp_width);
-	ng_json_kv_string(&j, "placement", ng_placement_name(cfg->placement));
-	ng_json_kv_string(&j, "sched", ng_sched_name(cfg->sched));
-	ng_json_kv_bool(&j, "steal", cfg->steal);
-	ng_json_kv_bool(&j, "deterministic", cfg->deterministic);
-	ng_json_kv_bool(&j, "inject", cfg->inject);
-	ng_json_kv_uint(&j, "seed", cfg->seed);
-	ng_json_object_end(&j);
+	json_config(&j, cfg);
 	ng_json_kv_uint(&j, "size", r->size);
 	ng_json_kv_uint(&j, "elements", r->elements);
 	ng_json_kv_uint(&j, "iters", r->iters);
@@ -161,17 +230,8 @@ void ng_bench_print_json(const struct ng_config *cfg,
 	ng_bench_links_json(&j, links);
 	ng_json_kv_double(&j, "l2_hit_rate", r->l2_hit_rate);
 	ng_json_kv_uint(&j, "l2_loads", t->v[NG_CTR_L2_HIT] + t->v[NG_CTR_L2_MISS]);
-	if (cfg->l1_size) {
-		ng_json_key(&j, "l1");
-		ng_json_object_begin(&j);
-		ng_json_kv_uint(&j, "loads", t->v[NG_CTR_L1_HIT] + t->v[NG_CTR_L1_MISS]);
-		ng_json_kv_double(&j, "hit_rate", frac(t->v[NG_CTR_L1_HIT],
-						      t->v[NG_CTR_L1_HIT] + t->v[NG_CTR_L1_MISS]));
-		ng_json_kv_uint(&j, "remote_loads", t->v[NG_CTR_L1_RHIT] + t->v[NG_CTR_L1_RMISS]);
-		ng_json_kv_double(&j, "remote_hit_rate", frac(t->v[NG_CTR_L1_RHIT],
-							     t->v[NG_CTR_L1_RHIT] + t->v[NG_CTR_L1_RMISS]));
-		ng_json_object_end(&j);
-	}
+	if (cfg->l1_size)
+		json_l1(&j, t);
 	ng_json_kv_double(&j, "compute_fraction", r->compute_frac);
 	ng_bench_dualopt_json(&j, cfg, r);
 	if (r->has_sharing) {
@@ -184,46 +244,7 @@ void ng_bench_print_json(const struct ng_config *cfg,
 	}
 	ng_bench_coda_plan_json(&j, r);
 	ng_bench_copies_json(&j, cfg, r);
-	ng_json_key(&j, "carve");
-	ng_json_object_begin(&j);
-	ng_json_kv_uint(&j, "rdc_size", cfg->rdc_size);
-	ng_json_kv_string(&j, "coherence", ng_coherence_name(cfg->coherence));
-	ng_json_kv_string(&j, "replicate", ng_replicate_name(cfg->replicate));
-	ng_json_kv_double(&j, "rdc_hit_rate", r->rdc_hit_rate);
-	ng_json_kv_double(&j, "link_fraction", r->link_frac);
-	ng_json_kv_uint(&j, "carve_bytes", r->carve_bytes);
-	ng_json_kv_uint(&j, "fallback_bytes", r->fallback_bytes);
-	ng_json_kv_uint(&j, "repl_bytes", r->repl_bytes);
-	ng_json_kv_uint(&j, "footprint", r->footprint);
-	ng_json_kv_double(&j, "mem_overhead", r->mem_overhead);
-	ng_json_object_end(&j);
-	ng_json_kv_string(&j, "backend", r->kmod ? "kmod" : "user");
-	if (r->kmod) {
-		ng_json_key(&j, "kmod_placement");
-		ng_json_object_begin(&j);
-		ng_json_kv_uint(&j, "pages", r->placement.pages);
-		ng_json_kv_uint(&j, "populated", r->placement.populated);
-		ng_json_kv_uint(&j, "agree", r->placement.agree);
-		ng_json_kv_uint(&j, "fallback", r->placement.fallback);
-		ng_json_kv_bool(&j, "comparable", r->placement.comparable);
-		{
-			const struct ng_kmod_stats *k = &r->placement.stats;
-
-			ng_json_kv_uint(&j, "faults", k->faults);
-			ng_json_key(&j, "view_faults");
-			ng_json_array_begin(&j);
-			for (unsigned int g = 0; g < r->ngpus; g++)
-				ng_json_uint(&j, k->view_faults[g]);
-			ng_json_array_end(&j);
-			ng_json_kv_uint(&j, "replicas", k->replicas);
-			ng_json_kv_uint(&j, "collapses", k->collapses);
-			ng_json_kv_uint(&j, "migrations", k->migrations);
-			ng_json_kv_uint(&j, "pins", k->pins);
-			ng_json_kv_uint(&j, "read_mostly_pages", k->read_mostly_pages);
-			ng_json_kv_uint(&j, "prefetched", k->prefetched);
-		}
-		ng_json_object_end(&j);
-	}
+	json_carve(&j, cfg, r);
 	ng_json_kv_uint(&j, "threads", r->threads);
 	ng_json_kv_double(&j, "requests_per_s_per_worker", r->req_per_s_per_worker);
 	ng_json_kv_double(&j, "requests_per_s_per_cpu", r->req_per_s_per_cpu);
@@ -370,17 +391,13 @@ static char *mechanisms_text(const struct ng_config *c)
 	return text;
 }
 
-void ng_bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
-			  const struct ng_bench_result *r,
-			  const struct ng_link_usage *links)
+/* The run's first lines: the system, its model, the workload, the times. */
+static void human_head(const struct ng_config *cfg, unsigned int nnodes,
+		       const struct ng_bench_result *r)
 {
-	const struct ng_counters *t = &r->total;
 	const struct ng_workload *wl = ng_workload_find(r->workload);
-	char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32], b7[32], b8[32];
-	char b9[32], b10[32];
+	char b1[32];
 
-	printf("ngemu bench %s: %s (%s)\n", r->workload,
-	       r->verified ? "verified" : "FAILED", r->verify);
 	printf("system     %s (preset %s): %u GPUs x %u SMs on %u NUMA node%s, backend %s, %u worker thread%s%s\n",
 	       ng_bench_system_name(cfg), cfg->preset, cfg->gpus, cfg->sms,
 	       nnodes, nnodes == 1 ? "" : "s", r->kmod ? "kmod" : "user",
@@ -394,7 +411,6 @@ void ng_bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
 	       cfg->local_bw, cfg->local_latency_ns, cfg->link_bw,
 	       cfg->link_latency_ns, ng_topology_names[cfg->topology],
 	       cfg->warp_width, cfg->ipc, cfg->inject ? ", injected" : "");
-	(void)b2;
 	printf("workload   %s per array, %llu elements, %u iteration%s, placement %s, sched %s%s\n",
 	       ng_format_bytes(r->size, b1, sizeof(b1)),
 	       (unsigned long long)r->elements, r->iters, r->iters == 1 ? "" : "s",
@@ -414,30 +430,16 @@ void ng_bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
 		printf("calibrate  %s %.2f %s, configured %.2f %s, error %+.2f%%\n",
 		       r->metric, r->measured, r->unit, r->expected, r->unit,
 		       r->error_pct);
-	printf("accesses   %s line requests: local %.1f%%, remote %.1f%%, host %.1f%%",
-	       ng_fmt_si((double)t->v[NG_CTR_REQ], b1, sizeof(b1)),
-	       100 * r->local_frac, 100 * r->remote_frac, 100 * r->host_frac);
-	/* what 64-lane wavefronts saved: lines both halves loaded */
-	if (cfg->warp_width == 64)
-		printf("; %s lines a wavefront's halves shared",
-		       ng_fmt_si((double)t->v[NG_CTR_WAVE_SHARED], b1,
-				 sizeof(b1)));
-	printf("\n");
-	printf("compute    %.3g G warp instructions; SMs issued arithmetic %.1f%% of their time (100%%: compute-bound)\n",
-	       (double)t->v[NG_CTR_INSTS] / 1e9, 100 * r->compute_frac);
-	if (r->has_sharing) {
-		printf("sharing    (CARVE Fig. 4)\n");
-		ng_bench_sharing_human(&r->sharing, "             ");
-	}
-	if (r->has_pageacc)
-		ng_bench_pageacc_human(&r->pageacc);
-	ng_bench_coda_plan_human(cfg, r);
-	/* the L2 sees every load not homed on its GPU: remote and host */
-	printf("link       %s over inter-GPU links; L2 hit rate %.1f%% of %s %s loads\n",
-	       ng_format_bytes(r->link_bytes, b1, sizeof(b1)), 100 * r->l2_hit_rate,
-	       ng_fmt_si((double)(t->v[NG_CTR_L2_HIT] + t->v[NG_CTR_L2_MISS]), b2, sizeof(b2)),
-	       !r->host_frac ? "remote" : !r->remote_frac ? "host" : "remote and host");
-	ng_bench_links_human(links);
+}
+
+/* CARVE's RDC, the L1s and the directory, where the system has them. */
+static void human_caches(const struct ng_config *cfg,
+			 const struct ng_bench_result *r)
+{
+	const struct ng_counters *t = &r->total;
+	char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32], b7[32], b8[32];
+	char b9[32], b10[32];
+
 	if (cfg->rdc_size)
 		printf("carve      RDC %s/GPU (%.1f%% of memory), coherence %s: hit rate %.1f%% of %s lookups, %s invalidates; %s of buffers fell back to host\n",
 		       ng_format_bytes(cfg->rdc_size, b1, sizeof(b1)),
@@ -465,38 +467,34 @@ void ng_bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
 		       frac(t->v[NG_CTR_DIR_EVICT_LINES], t->v[NG_CTR_DIR_EVICT]),
 		       ng_fmt_si((double)t->v[NG_CTR_XACT_REQ], b9, sizeof(b9)),
 		       ng_fmt_si((double)t->v[NG_CTR_XACT_DATA], b10, sizeof(b10)));
-	ng_bench_dualopt_human(cfg, r);
-	ng_bench_scalegpu_human(cfg, r);
-	ng_bench_copies_human(cfg, r);
-	if (cfg->replicate != NG_REPL_NONE)
-		printf("replicate  %s: %llu pages replicated (%s, %.1f%% of the footprint), %llu collapsed\n",
-		       ng_replicate_name(cfg->replicate),
-		       (unsigned long long)t->v[NG_CTR_REPL_PAGES],
-		       ng_format_bytes(r->repl_bytes, b1, sizeof(b1)),
-		       100 * r->mem_overhead,
-		       (unsigned long long)t->v[NG_CTR_REPL_COLLAPSE]);
-	if (r->kmod)
-		printf("numagpu.ko %llu of %llu populated pages on the model's home node%s (%llu fallback)\n",
-		       (unsigned long long)r->placement.agree,
-		       (unsigned long long)r->placement.populated,
-		       r->placement.comparable ? "" : " (model interleaves finer than a page: not compared)",
-		       (unsigned long long)r->placement.fallback);
-	if (r->kmod) {
-		const struct ng_kmod_stats *k = &r->placement.stats;
+}
 
-		printf("numagpu.ko %llu faults (per view:", (unsigned long long)k->faults);
-		for (unsigned int g = 0; g < r->ngpus; g++)
-			printf(" %llu", (unsigned long long)k->view_faults[g]);
-		printf("), %llu replicas, %llu collapses, %llu migrations, %llu pins, %llu pages prefetched\n",
-		       (unsigned long long)k->replicas,
-		       (unsigned long long)k->collapses,
-		       (unsigned long long)k->migrations,
-		       (unsigned long long)k->pins,
-		       (unsigned long long)k->prefetched);
-	}
-	printf("throughput %s line requests/s per worker thread, %s line requests/s per busy CPU\n",
-	       ng_fmt_si(r->req_per_s_per_worker, b3, sizeof(b3)),
-	       ng_fmt_si(r->req_per_s_per_cpu, b2, sizeof(b2)));
+/* The module's placement beside the model's, and its counters. */
+static void human_kmod(const struct ng_bench_result *r)
+{
+	const struct ng_kmod_stats *k = &r->placement.stats;
+
+	printf("numagpu.ko %llu of %llu populated pages on the model's home node%s (%llu fallback)\n",
+	       (unsigned long long)r->placement.agree,
+	       (unsigned long long)r->placement.populated,
+	       r->placement.comparable ? "" : " (model interleaves finer than a page: not compared)",
+	       (unsigned long long)r->placement.fallback);
+	printf("numagpu.ko %llu faults (per view:", (unsigned long long)k->faults);
+	for (unsigned int g = 0; g < r->ngpus; g++)
+		printf(" %llu", (unsigned long long)k->view_faults[g]);
+	printf("), %llu replicas, %llu collapses, %llu migrations, %llu pins, %llu pages prefetched\n",
+	       (unsigned long long)k->replicas,
+	       (unsigned long long)k->collapses,
+	       (unsigned long long)k->migrations,
+	       (unsigned long long)k->pins,
+	       (unsigned long long)k->prefetched);
+}
+
+/* A line per GPU: its requests, blocks, link bytes and L2 hits. */
+static void human_gpus(const struct ng_bench_result *r)
+{
+	char b1[32], b2[32];
+
 	printf("\n%-4s %10s %8s %8s %8s %10s %10s %8s\n", "GPU", "requests",
 	       "local", "remote", "blocks", "link-tx", "link-rx", "l2-hits");
 	for (unsigned int g = 0; g < r->ngpus; g++) {
@@ -511,4 +509,57 @@ void ng_bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
 		       ng_format_bytes(c->v[NG_CTR_LINK_RX], b2, sizeof(b2)),
 		       (unsigned long long)c->v[NG_CTR_L2_HIT]);
 	}
+}
+
+void ng_bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
+			  const struct ng_bench_result *r,
+			  const struct ng_link_usage *links)
+{
+	const struct ng_counters *t = &r->total;
+	char b1[32], b2[32], b3[32];
+
+	printf("ngemu bench %s: %s (%s)\n", r->workload,
+	       r->verified ? "verified" : "FAILED", r->verify);
+	human_head(cfg, nnodes, r);
+	printf("accesses   %s line requests: local %.1f%%, remote %.1f%%, host %.1f%%",
+	       ng_fmt_si((double)t->v[NG_CTR_REQ], b1, sizeof(b1)),
+	       100 * r->local_frac, 100 * r->remote_frac, 100 * r->host_frac);
+	/* what 64-lane wavefronts saved: lines both halves loaded */
+	if (cfg->warp_width == 64)
+		printf("; %s lines a wavefront's halves shared",
+		       ng_fmt_si((double)t->v[NG_CTR_WAVE_SHARED], b1,
+				 sizeof(b1)));
+	printf("\n");
+	printf("compute    %.3g G warp instructions; SMs issued arithmetic %.1f%% of their time (100%%: compute-bound)\n",
+	       (double)t->v[NG_CTR_INSTS] / 1e9, 100 * r->compute_frac);
+	if (r->has_sharing) {
+		printf("sharing    (CARVE Fig. 4)\n");
+		ng_bench_sharing_human(&r->sharing, "             ");
+	}
+	if (r->has_pageacc)
+		ng_bench_pageacc_human(&r->pageacc);
+	ng_bench_coda_plan_human(cfg, r);
+	/* the L2 sees every load not homed on its GPU: remote and host */
+	printf("link       %s over inter-GPU links; L2 hit rate %.1f%% of %s %s loads\n",
+	       ng_format_bytes(r->link_bytes, b1, sizeof(b1)), 100 * r->l2_hit_rate,
+	       ng_fmt_si((double)(t->v[NG_CTR_L2_HIT] + t->v[NG_CTR_L2_MISS]), b2, sizeof(b2)),
+	       !r->host_frac ? "remote" : !r->remote_frac ? "host" : "remote and host");
+	ng_bench_links_human(links);
+	human_caches(cfg, r);
+	ng_bench_dualopt_human(cfg, r);
+	ng_bench_scalegpu_human(cfg, r);
+	ng_bench_copies_human(cfg, r);
+	if (cfg->replicate != NG_REPL_NONE)
+		printf("replicate  %s: %llu pages replicated (%s, %.1f%% of the footprint), %llu collapsed\n",
+		       ng_replicate_name(cfg->replicate),
+		       (unsigned long long)t->v[NG_CTR_REPL_PAGES],
+		       ng_format_bytes(r->repl_bytes, b1, sizeof(b1)),
+		       100 * r->mem_overhead,
+		       (unsigned long long)t->v[NG_CTR_REPL_COLLAPSE]);
+	if (r->kmod)
+		human_kmod(r);
+	printf("throughput %s line requests/s per worker thread, %s line requests/s per busy CPU\n",
+	       ng_fmt_si(r->req_per_s_per_worker, b3, sizeof(b3)),
+	       ng_fmt_si(r->req_per_s_per_cpu, b2, sizeof(b2)));
+	human_gpus(r);
 }

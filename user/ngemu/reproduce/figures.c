@@ -220,38 +220,10 @@ static const char *quoted(const char *s, char *buf, size_t len)
 	return buf;
 }
 
-/*
- * ID.dat (a row per table row, ngemu's columns then the paper's) and
- * ID.gp, then drawn; 0, or -errno when a file could not be written.
- */
-static int plot(const char *dir, const struct rp_fig *f,
-		const struct rp_table *t)
+/* ID.dat: a row per table row, ngemu's columns then the paper's (@has). */
+static void plot_data(FILE *d, const struct rp_fig *f, const struct rp_table *t,
+		      const bool *has)
 {
-	const struct ng_key *key = f->key[0] ? ng_config_find_key(f->key) : NULL;
-	bool has[RP_MAX_COLS] = { false }, data = false;
-	char path[1200], ylabel[160], q1[160], q2[160];
-	unsigned int col = 2;
-	struct ng_out od, og;
-	FILE *d, *g;
-	int err;
-
-	snprintf(path, sizeof(path), "%s/%s.dat", dir, f->id);
-	err = ng_out_open(&od, "reproduce", path);
-	if (err)
-		return err;
-	snprintf(path, sizeof(path), "%s/%s.gp", dir, f->id);
-	err = ng_out_open(&og, "reproduce", path);
-	if (err) {
-		ng_out_abort(&od);
-		return err;
-	}
-	d = od.f;
-	g = og.f;
-	for (unsigned int i = 0; i < t->nrow; i++)
-		for (unsigned int j = 0; j < t->ncol; j++) {
-			has[j] |= t->paper[i][j] > 0;
-			data |= !isnan(t->ngemu[i][j]) || t->paper[i][j] > 0;
-		}
 	fprintf(d, "# %s: %s; '-': no value\n%s", f->id, f->source,
 		f->key[0] ? f->key : "workload");
 	for (unsigned int j = 0; j < t->ncol; j++)
@@ -270,6 +242,16 @@ static int plot(const char *dir, const struct rp_fig *f,
 					t->paper[i][j]);
 		fprintf(d, "\n");
 	}
+}
+
+/* ID.gp: ID.dat drawn as SVG and PNG, the paper's values as points. */
+static void plot_script(FILE *g, const struct rp_fig *f,
+			const struct rp_table *t, const bool *has)
+{
+	const struct ng_key *key = f->key[0] ? ng_config_find_key(f->key) : NULL;
+	char ylabel[160], q1[160], q2[160];
+	unsigned int col;
+
 	metric_label(f->metric, f->ref, ylabel, sizeof(ylabel));
 	fprintf(g, "# %s: %s. Edit and run 'gnuplot %s.gp' here.\n"
 		"set datafile separator '\\t'\nset datafile missing '-'\n"
@@ -302,6 +284,37 @@ static int plot(const char *dir, const struct rp_fig *f,
 			}
 		fprintf(g, "\n");
 	}
+}
+
+/*
+ * ID.dat (a row per table row, ngemu's columns then the paper's) and
+ * ID.gp, then drawn; 0, or -errno when a file could not be written.
+ */
+static int plot(const char *dir, const struct rp_fig *f,
+		const struct rp_table *t)
+{
+	bool has[RP_MAX_COLS] = { false }, data = false;
+	char path[1200];
+	struct ng_out od, og;
+	int err;
+
+	snprintf(path, sizeof(path), "%s/%s.dat", dir, f->id);
+	err = ng_out_open(&od, "reproduce", path);
+	if (err)
+		return err;
+	snprintf(path, sizeof(path), "%s/%s.gp", dir, f->id);
+	err = ng_out_open(&og, "reproduce", path);
+	if (err) {
+		ng_out_abort(&od);
+		return err;
+	}
+	for (unsigned int i = 0; i < t->nrow; i++)
+		for (unsigned int j = 0; j < t->ncol; j++) {
+			has[j] |= t->paper[i][j] > 0;
+			data |= !isnan(t->ngemu[i][j]) || t->paper[i][j] > 0;
+		}
+	plot_data(od.f, f, t, has);
+	plot_script(og.f, f, t, has);
 	err = ng_out_commit_pair(&od, &og);
 	if (err)
 		return err;
@@ -327,6 +340,98 @@ static void cell(FILE *md, double ngemu, double paper, bool unverified)
 	fprintf(md, " |");
 }
 
+/* A value of the figure: a line of figures.csv, an object of figures.json. */
+static void figure_value(const struct rp_fig *f, const struct rp_table *t,
+			 unsigned int a, unsigned int c, FILE *all,
+			 struct ng_json *j)
+{
+	double x = t->ngemu[a][c], y = t->paper[a][c];
+
+	/* no value: an empty field, null in JSON */
+	fprintf(all, "%s,\"%s\",%s,%s,%s,", f->id, f->source,
+		f->metric, t->row[a], t->col[c]);
+	fprintf(all, isnan(x) ? "," : "%.6g,", x);
+	fprintf(all, y > 0 ? "%.6g," : ",", y);
+	fprintf(all, y > 0 && !isnan(x) ? "%.6g," : ",", x / y);
+	fprintf(all, "%s\n", t->unverified[a][c] ? "false" : "true");
+	ng_json_object_begin(j);
+	ng_json_kv_string(j, "figure", f->id);
+	ng_json_kv_string(j, "row", t->row[a]);
+	ng_json_kv_string(j, "column", t->col[c]);
+	ng_json_kv_double(j, "ngemu", x);
+	ng_json_kv_double(j, "paper", y > 0 ? y : NAN);
+	ng_json_kv_double(j, "ngemu_over_paper", y > 0 ? x / y : NAN);
+	ng_json_kv_bool(j, "verified", !t->unverified[a][c]);
+	ng_json_object_end(j);
+}
+
+/*
+ * Figure @f's section of report.md, its table @t's values in
+ * figures.csv (@all) and figures.json (@j).
+ */
+static void figure_md(const struct rp_paper *p, const struct rp_fig *f,
+		      const struct rp_table *t, FILE *md, FILE *all,
+		      struct ng_json *j)
+{
+	bool unver = false;
+
+	fprintf(md, "\n### %s: %s\n\n%s of %s over %s%s%s%s, ngemu's `%s` preset; mean: %s of the verified runs.\n\n| %s |",
+		f->id, f->source, f->metric, f->sys, f->ref,
+		f->key[0] ? " at each value of " : "", f->key,
+		f->ref_at[0] ? " (the reference at one value)" : "",
+		p->preset, ng_rp_mean_names[f->mean],
+		f->key[0] ? f->key : "workload");
+	for (unsigned int c = 0; c < t->ncol; c++)
+		fprintf(md, " %s |", t->col[c]);
+	fprintf(md, "\n|---|");
+	for (unsigned int c = 0; c < t->ncol; c++)
+		fprintf(md, "---|");
+	fprintf(md, "\n");
+	for (unsigned int a = 0; a < t->nrow; a++) {
+		fprintf(md, "| %s |", t->row[a]);
+		for (unsigned int c = 0; c < t->ncol; c++) {
+			cell(md, t->ngemu[a][c], t->paper[a][c],
+			     t->unverified[a][c]);
+			unver |= t->unverified[a][c];
+			figure_value(f, t, a, c, all, j);
+		}
+		fprintf(md, "\n");
+	}
+	if (unver)
+		fprintf(md, "\n\\* a run behind it did not verify its result (a system\n"
+			"without coherence reads stale data); its values are kept.\n");
+	if (f->note[0])
+		fprintf(md, "\nWhere ngemu differs: %s\n", f->note);
+	fprintf(md, "\n![%s](figures/%s.svg)\n", f->id, f->id);
+}
+
+/*
+ * OUT/figures made, OUT/figures.csv and OUT/figures.json opened in @oa,
+ * @oj; 0, or -errno after a message.
+ */
+static int figures_open(const char *out, const char *dir, struct ng_out *oa,
+			struct ng_out *oj)
+{
+	char path[1200];
+	int err = 0;
+
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		err = -errno;
+		fprintf(stderr, "ngemu reproduce: cannot make %s: %s\n", dir,
+			strerror(errno));
+		return err;
+	}
+	snprintf(path, sizeof(path), "%s/figures.csv", out);
+	err = ng_out_open(oa, "reproduce", path);
+	if (err)
+		return err;
+	snprintf(path, sizeof(path), "%s/figures.json", out);
+	err = ng_out_open(oj, "reproduce", path);
+	if (err)
+		ng_out_abort(oa);
+	return err;
+}
+
 int ng_rp_write_figures(const char *out, const struct rp_paper *p,
 			const struct rp_row *r, unsigned int n, FILE *md)
 {
@@ -334,37 +439,23 @@ int ng_rp_write_figures(const char *out, const struct rp_paper *p,
 	struct rp_row *kr = calloc(RP_MAX_ROWS, sizeof(*kr));
 	char dir[1024], path[1200];
 	struct ng_out oa, oj;
-	FILE *all, *js;
 	struct ng_json j;
-	int err = 0;
+	int err;
 
 	snprintf(dir, sizeof(dir), "%s/figures", out);
 	if (!t || !kr) {
 		fprintf(stderr, "ngemu reproduce: out of memory\n");
 		err = -ENOMEM;
-	} else if (mkdir(dir, 0755) && errno != EEXIST) {
-		err = -errno;
-		fprintf(stderr, "ngemu reproduce: cannot make %s: %s\n", dir,
-			strerror(errno));
-	}
-	snprintf(path, sizeof(path), "%s/figures.csv", out);
-	if (!err)
-		err = ng_out_open(&oa, "reproduce", path);
-	snprintf(path, sizeof(path), "%s/figures.json", out);
-	if (!err) {
-		err = ng_out_open(&oj, "reproduce", path);
-		if (err)
-			ng_out_abort(&oa);
+	} else {
+		err = figures_open(out, dir, &oa, &oj);
 	}
 	if (err) {
 		free(t);
 		free(kr);
 		return err;
 	}
-	all = oa.f;
-	js = oj.f;
-	fprintf(all, "figure,source,metric,row,column,ngemu,paper,ngemu_over_paper,verified\n");
-	ng_json_init(&j, js, true);
+	fprintf(oa.f, "figure,source,metric,row,column,ngemu,paper,ngemu_over_paper,verified\n");
+	ng_json_init(&j, oj.f, true);
 	ng_json_array_begin(&j);
 	if (p->nfig)
 		fprintf(md, "\n## Figures\n\nEach figure's values are ngemu's; where the paper's text states a\n"
@@ -374,7 +465,6 @@ int ng_rp_write_figures(const char *out, const struct rp_paper *p,
 		const struct rp_fig *f = &p->f[i];
 		const struct rp_row *rows = r;
 		unsigned int nr = n;
-		bool unver = false;
 
 		if (f->key[0]) {
 			snprintf(path, sizeof(path), "%s/sweeps/%s", out, f->id);
@@ -384,50 +474,7 @@ int ng_rp_write_figures(const char *out, const struct rp_paper *p,
 		fill(p, f, rows, nr, t);
 		if (!err)
 			err = plot(dir, f, t);
-		fprintf(md, "\n### %s: %s\n\n%s of %s over %s%s%s%s, ngemu's `%s` preset; mean: %s of the verified runs.\n\n| %s |",
-			f->id, f->source, f->metric, f->sys, f->ref,
-			f->key[0] ? " at each value of " : "", f->key,
-			f->ref_at[0] ? " (the reference at one value)" : "",
-			p->preset, ng_rp_mean_names[f->mean],
-			f->key[0] ? f->key : "workload");
-		for (unsigned int c = 0; c < t->ncol; c++)
-			fprintf(md, " %s |", t->col[c]);
-		fprintf(md, "\n|---|");
-		for (unsigned int c = 0; c < t->ncol; c++)
-			fprintf(md, "---|");
-		fprintf(md, "\n");
-		for (unsigned int a = 0; a < t->nrow; a++) {
-			fprintf(md, "| %s |", t->row[a]);
-			for (unsigned int c = 0; c < t->ncol; c++) {
-				double x = t->ngemu[a][c], y = t->paper[a][c];
-
-				cell(md, x, y, t->unverified[a][c]);
-				unver |= t->unverified[a][c];
-				/* no value: an empty field, null in JSON */
-				fprintf(all, "%s,\"%s\",%s,%s,%s,", f->id, f->source,
-					f->metric, t->row[a], t->col[c]);
-				fprintf(all, isnan(x) ? "," : "%.6g,", x);
-				fprintf(all, y > 0 ? "%.6g," : ",", y);
-				fprintf(all, y > 0 && !isnan(x) ? "%.6g," : ",", x / y);
-				fprintf(all, "%s\n", t->unverified[a][c] ? "false" : "true");
-				ng_json_object_begin(&j);
-				ng_json_kv_string(&j, "figure", f->id);
-				ng_json_kv_string(&j, "row", t->row[a]);
-				ng_json_kv_string(&j, "column", t->col[c]);
-				ng_json_kv_double(&j, "ngemu", x);
-				ng_json_kv_double(&j, "paper", y > 0 ? y : NAN);
-				ng_json_kv_double(&j, "ngemu_over_paper", y > 0 ? x / y : NAN);
-				ng_json_kv_bool(&j, "verified", !t->unverified[a][c]);
-				ng_json_object_end(&j);
-			}
-			fprintf(md, "\n");
-		}
-		if (unver)
-			fprintf(md, "\n\\* a run behind it did not verify its result (a system\n"
-				"without coherence reads stale data); its values are kept.\n");
-		if (f->note[0])
-			fprintf(md, "\nWhere ngemu differs: %s\n", f->note);
-		fprintf(md, "\n![%s](figures/%s.svg)\n", f->id, f->id);
+		figure_md(p, f, t, md, oa.f, &j);
 	}
 	ng_json_array_end(&j);
 	ng_json_finish(&j);

@@ -37,6 +37,106 @@ static void series_title(const struct sweep *s, const struct sw_point *p,
 			      s->key[k].val[p->vi[k]]);
 }
 
+/* Without a grid: a block of data per system, bars per workload. */
+static void plot_bars(const struct sweep *s, FILE *d, FILE *g)
+{
+	/* a block per system: workload, speed-up over the first system */
+	unsigned int nsys = s->nsys ? s->nsys : 1;
+
+	for (unsigned int y = 0; y < nsys; y++) {
+		fprintf(d, "# %s\n", s->nsys ? s->syss[y] : s->pt[0].sys);
+		for (unsigned int w = 0; w < s->nwl; w++) {
+			const struct sw_point *p = &s->pt[w * nsys + y];
+			const struct sw_point *r = &s->pt[w * nsys];
+
+			fprintf(d, "%s\t%g\n", p->wl,
+				p->modeled_s > 0 ? r->modeled_s / p->modeled_s : 0);
+		}
+		fprintf(d, "\n\n");
+	}
+	fprintf(g, "set style data histograms\n"
+		"set style histogram clustered gap 1\n"
+		"set style fill solid 0.8 border -1\n"
+		"set ylabel 'speed-up over %s'\n"
+		"set xlabel 'workload'\n", s->pt[0].sys);
+	for (int t = 0; t < 2; t++) {
+		fprintf(g, "set terminal %s\nset output '%s'\nplot ",
+			t ? "pngcairo size 900,500" : "svg size 900,500",
+			t ? "plot.png" : "plot.svg");
+		for (unsigned int y = 0; y < nsys; y++)
+			fprintf(g, "%s'plot.dat' index %u using 2:xtic(1) title '%s'",
+				y ? ", " : "", y,
+				s->nsys ? s->syss[y] : s->pt[0].sys);
+		fprintf(g, "\n");
+	}
+}
+
+/* Series @p's data: its points' modeled times over the first grid key. */
+static void plot_series_data(const struct sweep *s, const struct sw_point *p,
+			     const char *title, FILE *d)
+{
+	fprintf(d, "# %s: %s\n", p->wl, title);
+	for (size_t k = 0; k < s->npt; k++)
+		if (!strcmp(s->pt[k].wl, p->wl) &&
+		    same_series(s, &s->pt[k], p) &&
+		    s->pt[k].modeled_s > 0)
+			fprintf(d, "%s\t%g\n",
+				s->key[0].val[s->pt[k].vi[0]],
+				s->pt[k].modeled_s * 1e6);
+	fprintf(d, "\n\n");
+}
+
+/*
+ * Workload @w's plot, a line per series, its data blocks from *@idx on
+ * (written once, @d NULL the second time).
+ */
+static void plot_workload(const struct sweep *s, unsigned int w,
+			  unsigned int *idx, FILE *d, FILE *g)
+{
+	char title[256];
+	bool first = true;
+
+	fprintf(g, "set title '%s'\nplot ", s->wls[w]);
+	for (size_t i = 0; i < s->npt; i++) {
+		const struct sw_point *p = &s->pt[i];
+		bool seen = false;
+
+		if (strcmp(p->wl, s->wls[w]) || p->vi[0])
+			continue;
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = !strcmp(s->pt[k].wl, p->wl) &&
+			       !s->pt[k].vi[0] &&
+			       same_series(s, &s->pt[k], p);
+		if (seen)
+			continue;
+		series_title(s, p, title, sizeof(title));
+		fprintf(g, "%s'plot.dat' index %u using 1:2 with linespoints title '%s'",
+			first ? "" : ", ", (*idx)++, title);
+		first = false;
+		if (d)
+			plot_series_data(s, p, title, d);
+	}
+	fprintf(g, "\n");
+}
+
+/* With a grid: per workload, modeled time over the first key. */
+static void plot_lines(const struct sweep *s, FILE *d, FILE *g)
+{
+	fprintf(g, "set xlabel '%s'\nset ylabel 'modeled time (us)'\n",
+		s->key[0].name);
+	for (int t = 0; t < 2; t++) {
+		unsigned int idx = 0;
+
+		fprintf(g, "set terminal %s\nset output '%s'\n",
+			t ? "pngcairo size 900,500" : "svg size 900,500",
+			t ? "plot.png" : "plot.svg");
+		fprintf(g, "set multiplot layout %u,1\n", s->nwl);
+		for (unsigned int w = 0; w < s->nwl; w++)
+			plot_workload(s, w, &idx, t ? NULL : d, g);
+		fprintf(g, "unset multiplot\n");
+	}
+}
+
 /*
  * Per workload, modeled time over the first grid key, a line per
  * system (and values of the other keys); without a grid, each system's
@@ -44,10 +144,9 @@ static void series_title(const struct sweep *s, const struct sw_point *p,
  */
 int ng_sweep_plot(const struct sweep *s)
 {
-	char title[256], path[1024];
+	char path[1024];
 	struct ng_out od, og;
-	FILE *d, *g;
-	bool bars = !s->nkey, data = false;
+	bool data = false;
 	int err;
 
 	snprintf(path, sizeof(path), "%s/plot.dat", s->out);
@@ -60,92 +159,16 @@ int ng_sweep_plot(const struct sweep *s)
 		ng_out_abort(&od);
 		return err;
 	}
-	d = od.f;
-	g = og.f;
 	for (size_t i = 0; i < s->npt; i++)
 		data |= s->pt[i].modeled_s > 0;
-	fprintf(g, "# ngemu sweep's plot: edit and run 'gnuplot plot.gp' here\n"
+	fprintf(og.f, "# ngemu sweep's plot: edit and run 'gnuplot plot.gp' here\n"
 		"set datafile separator '\t'\n"
 		"set key outside right top\n"
 		"set grid ytics\n");
-	if (bars) {
-		/* a block per system: workload, speed-up over the first system */
-		unsigned int nsys = s->nsys ? s->nsys : 1;
-
-		for (unsigned int y = 0; y < nsys; y++) {
-			fprintf(d, "# %s\n", s->nsys ? s->syss[y] : s->pt[0].sys);
-			for (unsigned int w = 0; w < s->nwl; w++) {
-				const struct sw_point *p = &s->pt[w * nsys + y];
-				const struct sw_point *r = &s->pt[w * nsys];
-
-				fprintf(d, "%s\t%g\n", p->wl,
-					p->modeled_s > 0 ? r->modeled_s / p->modeled_s : 0);
-			}
-			fprintf(d, "\n\n");
-		}
-		fprintf(g, "set style data histograms\n"
-			"set style histogram clustered gap 1\n"
-			"set style fill solid 0.8 border -1\n"
-			"set ylabel 'speed-up over %s'\n"
-			"set xlabel 'workload'\n", s->pt[0].sys);
-		for (int t = 0; t < 2; t++) {
-			fprintf(g, "set terminal %s\nset output '%s'\nplot ",
-				t ? "pngcairo size 900,500" : "svg size 900,500",
-				t ? "plot.png" : "plot.svg");
-			for (unsigned int y = 0; y < nsys; y++)
-				fprintf(g, "%s'plot.dat' index %u using 2:xtic(1) title '%s'",
-					y ? ", " : "", y,
-					s->nsys ? s->syss[y] : s->pt[0].sys);
-			fprintf(g, "\n");
-		}
-	} else {
-		unsigned int idx = 0;
-
-		fprintf(g, "set xlabel '%s'\nset ylabel 'modeled time (us)'\n",
-			s->key[0].name);
-		for (int t = 0; t < 2; t++) {
-			fprintf(g, "set terminal %s\nset output '%s'\n",
-				t ? "pngcairo size 900,500" : "svg size 900,500",
-				t ? "plot.png" : "plot.svg");
-			fprintf(g, "set multiplot layout %u,1\n", s->nwl);
-			idx = 0;
-			for (unsigned int w = 0; w < s->nwl; w++) {
-				bool first = true;
-
-				fprintf(g, "set title '%s'\nplot ", s->wls[w]);
-				for (size_t i = 0; i < s->npt; i++) {
-					const struct sw_point *p = &s->pt[i];
-					bool seen = false;
-
-					if (strcmp(p->wl, s->wls[w]) || p->vi[0])
-						continue;
-					for (size_t k = 0; k < i && !seen; k++)
-						seen = !strcmp(s->pt[k].wl, p->wl) &&
-						       !s->pt[k].vi[0] &&
-						       same_series(s, &s->pt[k], p);
-					if (seen)
-						continue;
-					series_title(s, p, title, sizeof(title));
-					fprintf(g, "%s'plot.dat' index %u using 1:2 with linespoints title '%s'",
-						first ? "" : ", ", idx++, title);
-					first = false;
-					if (t)
-						continue;
-					fprintf(d, "# %s: %s\n", p->wl, title);
-					for (size_t k = 0; k < s->npt; k++)
-						if (!strcmp(s->pt[k].wl, p->wl) &&
-						    same_series(s, &s->pt[k], p) &&
-						    s->pt[k].modeled_s > 0)
-							fprintf(d, "%s\t%g\n",
-								s->key[0].val[s->pt[k].vi[0]],
-								s->pt[k].modeled_s * 1e6);
-					fprintf(d, "\n\n");
-				}
-				fprintf(g, "\n");
-			}
-			fprintf(g, "unset multiplot\n");
-		}
-	}
+	if (!s->nkey)
+		plot_bars(s, od.f, og.f);
+	else
+		plot_lines(s, od.f, og.f);
 	err = ng_out_commit_pair(&od, &og);
 	if (err)
 		return err;

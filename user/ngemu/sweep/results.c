@@ -169,12 +169,70 @@ static void gather_inert(const struct sweep *s, const struct sw_point *p,
 	ng_json_array_end(j);
 }
 
+/* results.csv's header line. */
+static void gather_header(const struct sweep *s, FILE *csv)
+{
+	fprintf(csv, "hash,workload,system");
+	for (unsigned int k = 0; k < s->nkey; k++)
+		fprintf(csv, ",%s", s->key[k].name);
+	for (size_t f = 0; f < SW_NFIELDS; f++)
+		fprintf(csv, ",%s", sw_fields[f]);
+	for (size_t f = 0; f < SW_NOPT; f++)
+		fprintf(csv, ",%s", sw_opt_fields[f]);
+	/* the grid keys that change nothing at a row (inert.c) */
+	if (s->nkey)
+		fprintf(csv, ",inert");
+	fprintf(csv, "\n");
+}
+
+/*
+ * Point @i's row in results.csv and object in results.json, from its
+ * result @t; its modeled time kept for the plots.
+ */
+static void gather_point(struct sweep *s, size_t i, const char *t, FILE *csv,
+			 struct ng_json *j)
+{
+	const struct sw_point *p = &s->pt[i];
+	char val[64];
+
+	fprintf(csv, "%s,%s,%s", p->hash, p->wl, p->sys);
+	ng_json_object_begin(j);
+	ng_json_kv_string(j, "hash", p->hash);
+	ng_json_kv_string(j, "workload", p->wl);
+	ng_json_kv_string(j, "system", p->sys);
+	for (unsigned int k = 0; k < s->nkey; k++) {
+		fprintf(csv, ",%s", s->key[k].val[p->vi[k]]);
+		ng_json_kv_string(j, s->key[k].name, s->key[k].val[p->vi[k]]);
+	}
+	for (size_t f = 0; f < SW_NFIELDS; f++) {
+		if (!field(t, sw_fields[f], val, sizeof(val)))
+			snprintf(val, sizeof(val), "%s", "");
+		fprintf(csv, ",%s", val);
+		if (!f)
+			ng_json_kv_bool(j, sw_fields[f], !strcmp(val, "true"));
+		else
+			ng_json_kv_double(j, sw_fields[f], strtod(val, NULL));
+		if (!strcmp(sw_fields[f], "modeled_s"))
+			s->pt[i].modeled_s = strtod(val, NULL);
+	}
+	for (size_t f = 0; f < SW_NOPT; f++) {
+		bool has = field(t, sw_opt_fields[f], val, sizeof(val));
+
+		fprintf(csv, ",%s", has ? val : "");
+		if (has)
+			ng_json_kv_double(j, sw_opt_fields[f], strtod(val, NULL));
+	}
+	if (s->nkey)
+		gather_inert(s, p, csv, j);
+	fprintf(csv, "\n");
+	ng_json_object_end(j);
+}
+
 /* results.csv and results.json from the points' files. */
 int ng_sweep_gather(struct sweep *s)
 {
-	char path[1024], val[64];
+	char path[1024];
 	struct ng_out oc, oj;
-	FILE *csv, *js;
 	struct ng_json j;
 	int err;
 
@@ -188,71 +246,21 @@ int ng_sweep_gather(struct sweep *s)
 		ng_out_abort(&oc);
 		return err;
 	}
-	csv = oc.f;
-	js = oj.f;
-	fprintf(csv, "hash,workload,system");
-	for (unsigned int k = 0; k < s->nkey; k++)
-		fprintf(csv, ",%s", s->key[k].name);
-	for (size_t f = 0; f < SW_NFIELDS; f++)
-		fprintf(csv, ",%s", sw_fields[f]);
-	for (size_t f = 0; f < SW_NOPT; f++)
-		fprintf(csv, ",%s", sw_opt_fields[f]);
-	/* the grid keys that change nothing at a row (inert.c) */
-	if (s->nkey)
-		fprintf(csv, ",inert");
-	fprintf(csv, "\n");
-	ng_json_init(&j, js, true);
+	gather_header(s, oc.f);
+	ng_json_init(&j, oj.f, true);
 	ng_json_object_begin(&j);
 	ng_json_kv_string(&j, "tool", "ngemu sweep");
 	ng_json_key(&j, "points");
 	ng_json_array_begin(&j);
 	for (size_t i = 0; i < s->npt; i++) {
-		const struct sw_point *p = &s->pt[i];
 		char *t;
 
-		ng_sweep_path(s, p, ".json", path, sizeof(path));
+		ng_sweep_path(s, &s->pt[i], ".json", path, sizeof(path));
 		t = slurp(path);
 		s->pt[i].modeled_s = 0;
 		/* a file cut short is no result: no row of blanks and zeros */
-		if (!ng_sweep_result_ok(t)) {
-			free(t);
-			continue;
-		}
-		fprintf(csv, "%s,%s,%s", p->hash, p->wl, p->sys);
-		ng_json_object_begin(&j);
-		ng_json_kv_string(&j, "hash", p->hash);
-		ng_json_kv_string(&j, "workload", p->wl);
-		ng_json_kv_string(&j, "system", p->sys);
-		for (unsigned int k = 0; k < s->nkey; k++) {
-			fprintf(csv, ",%s", s->key[k].val[p->vi[k]]);
-			ng_json_kv_string(&j, s->key[k].name,
-					  s->key[k].val[p->vi[k]]);
-		}
-		for (size_t f = 0; f < SW_NFIELDS; f++) {
-			if (!field(t, sw_fields[f], val, sizeof(val)))
-				snprintf(val, sizeof(val), "%s", "");
-			fprintf(csv, ",%s", val);
-			if (!f)
-				ng_json_kv_bool(&j, sw_fields[f],
-						!strcmp(val, "true"));
-			else
-				ng_json_kv_double(&j, sw_fields[f],
-						  strtod(val, NULL));
-			if (!strcmp(sw_fields[f], "modeled_s"))
-				s->pt[i].modeled_s = strtod(val, NULL);
-		}
-		for (size_t f = 0; f < SW_NOPT; f++) {
-			bool has = field(t, sw_opt_fields[f], val, sizeof(val));
-
-			fprintf(csv, ",%s", has ? val : "");
-			if (has)
-				ng_json_kv_double(&j, sw_opt_fields[f],
-						  strtod(val, NULL));
-		}
-		if (s->nkey)
-			gather_inert(s, p, csv, &j);
-		fprintf(csv, "\n");
-		ng_json_object_end(&j);
+		if (ng_sweep_result_ok(t))
+			gather_point(s, i, t, oc.f, &j);
 		free(t);
 	}
 	ng_json_array_end(&j);
