@@ -34,7 +34,7 @@ static void close_stdout(void)
 	_exit(NG_EXIT_FAIL);
 }
 
-void ng_check_stdout_at_exit(void)
+void check_stdout_at_exit(void)
 {
 	atexit(close_stdout);
 }

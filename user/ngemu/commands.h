@@ -14,28 +14,28 @@
 #define NG_EXIT_USAGE	2
 #define NG_EXIT_DIFFERS	3
 
-struct ng_command {
+struct command {
 	const char *name;
 	const char *summary;
 	int (*run)(int argc, char **argv);
 };
 
-int ng_cmd_info(int argc, char **argv);
-int ng_cmd_mem(int argc, char **argv);
-int ng_cmd_config(int argc, char **argv);
-int ng_cmd_bench(int argc, char **argv);
-int ng_cmd_sweep(int argc, char **argv);
-int ng_cmd_reproduce(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_mem(int argc, char **argv);
+int cmd_config(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+int cmd_reproduce(int argc, char **argv);
 
 /*
  * At exit, standard output flushed and closed: a write error (a full
  * disk, a closed pipe) is "ngemu: write error on standard output:
  * REASON" and exit status 1 (close_stdout.c). Called once, by main().
  */
-void ng_check_stdout_at_exit(void);
+void check_stdout_at_exit(void);
 
 /* Print "ngemu CMD: MESSAGE" and a hint to stderr; returns NG_EXIT_USAGE. */
-int ng_usage_error(const char *cmd, const char *fmt, ...)
+int usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 #endif /* NGEMU_COMMANDS_H */

@@ -27,7 +27,7 @@ static void on_child(int sig)
 	(void)sig;
 }
 
-void ng_interrupt_catch(void)
+void interrupt_catch(void)
 {
 	struct sigaction sa;
 
@@ -35,7 +35,7 @@ void ng_interrupt_catch(void)
 	sigemptyset(&sa.sa_mask);
 	/*
 	 * SA_RESTART: a write to a full pipe or a wait for gnuplot goes
-	 * on (it would fail with EINTR); ng_wait_child() sleeps in
+	 * on (it would fail with EINTR); wait_child() sleeps in
 	 * sigsuspend(), which a handler always ends
 	 */
 	sa.sa_flags = SA_RESTART;
@@ -47,12 +47,12 @@ void ng_interrupt_catch(void)
 	sigaction(SIGCHLD, &sa, NULL);
 }
 
-int ng_interrupted(void)
+int interrupted(void)
 {
 	return stop_sig;
 }
 
-int ng_interrupt_status(int sig)
+int interrupt_status(int sig)
 {
 	return 128 + sig;
 }
@@ -69,7 +69,7 @@ static void block_ours(sigset_t *old)
 	sigprocmask(SIG_BLOCK, &block, old);
 }
 
-pid_t ng_wait_child(int *st)
+pid_t wait_child(int *st)
 {
 	sigset_t old;
 	pid_t pid;
@@ -90,7 +90,7 @@ pid_t ng_wait_child(int *st)
 	return pid;
 }
 
-void ng_end_child(pid_t pid)
+void end_child(pid_t pid)
 {
 	int st;
 
@@ -99,7 +99,7 @@ void ng_end_child(pid_t pid)
 		;
 }
 
-pid_t ng_fork_child(void)
+pid_t fork_child(void)
 {
 	sigset_t old;
 	pid_t pid;

@@ -12,20 +12,20 @@
 #include <sys/types.h>
 
 /* Catch SIGINT and SIGTERM from now on (again: nothing changes). */
-void ng_interrupt_catch(void);
+void interrupt_catch(void);
 
 /* The signal that asked to stop (SIGINT, SIGTERM), or 0. */
-int ng_interrupted(void);
+int interrupted(void);
 
 /* The exit status after signal @sig: 128 + @sig (130, 143). */
-int ng_interrupt_status(int sig);
+int interrupt_status(int sig);
 
 /*
  * Wait for any child to end: its pid, *@st its wait status; or -1 with
  * errno EINTR when a stop was asked for (before or while waiting: no
  * signal is missed between the check and the wait), ECHILD when none.
  */
-pid_t ng_wait_child(int *st);
+pid_t wait_child(int *st);
 
 /*
  * fork() for a child that execs a program: in the child SIGINT, SIGTERM
@@ -33,9 +33,9 @@ pid_t ng_wait_child(int *st);
  * SIGTERM sent between the fork and the exec would otherwise run the
  * parent's handler in the child and be lost: the run would go on).
  */
-pid_t ng_fork_child(void);
+pid_t fork_child(void);
 
 /* End child @pid (SIGTERM) and wait for it. */
-void ng_end_child(pid_t pid);
+void end_child(pid_t pid);
 
 #endif /* NGEMU_INTERRUPT_H */

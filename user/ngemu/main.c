@@ -13,24 +13,24 @@
 #include "commands.h"
 #include "ngemu/cli.h"
 
-static const struct ng_command commands[] = {
+static const struct command commands[] = {
 	{ "info", "show the emulated GPUs, their nodes, CPUs, memory and distances",
-	  ng_cmd_info },
+	  cmd_info },
 	{ "mem", "create a device buffer, touch it from chosen GPUs, show placement",
-	  ng_cmd_mem },
+	  cmd_mem },
 	{ "config", "show or check the emulated system's configuration",
-	  ng_cmd_config },
+	  cmd_config },
 	{ "bench", "run a workload on the emulated GPUs, verified, with statistics",
-	  ng_cmd_bench },
+	  cmd_bench },
 	{ "sweep", "workloads x systems x a grid of config keys, resumable, --jobs N",
-	  ng_cmd_sweep },
+	  cmd_sweep },
 	{ "reproduce", "a paper's experiments, its claims beside ngemu's values",
-	  ng_cmd_reproduce },
+	  cmd_reproduce },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
-int ng_usage_error(const char *cmd, const char *fmt, ...)
+int usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -75,7 +75,7 @@ int ng_main(int argc, char **argv, const struct ng_workload *const *workloads)
 	const char *cmd;
 	char err[256];
 
-	ng_check_stdout_at_exit();
+	check_stdout_at_exit();
 	if (workloads && ng_workloads_add(workloads, err, sizeof(err))) {
 		fprintf(stderr, "ngemu: %s\n", err);
 		return NG_EXIT_FAIL;
@@ -97,10 +97,10 @@ int ng_main(int argc, char **argv, const struct ng_workload *const *workloads)
 		return NG_EXIT_OK;
 	}
 	if (cmd[0] == '-') {
-		return ng_usage_error(NULL, "unknown option '%s'", cmd);
+		return usage_error(NULL, "unknown option '%s'", cmd);
 	}
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		if (!strcmp(cmd, commands[i].name))
 			return commands[i].run(argc - 1, argv + 1);
-	return ng_usage_error(NULL, "unknown command '%s'", cmd);
+	return usage_error(NULL, "unknown command '%s'", cmd);
 }

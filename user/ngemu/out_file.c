@@ -32,7 +32,7 @@ static int fail(const char *who, const char *path, int err)
 	return -err;
 }
 
-int ng_out_open(struct ng_out *o, const char *who, const char *path)
+int out_open(struct out_file *o, const char *who, const char *path)
 {
 	int fd;
 
@@ -64,7 +64,7 @@ static int settle(int fd, mode_t mode)
 	return 0;
 }
 
-int ng_out_commit(struct ng_out *o)
+int out_commit(struct out_file *o)
 {
 	int err = 0;
 
@@ -86,7 +86,7 @@ int ng_out_commit(struct ng_out *o)
 	return fail(o->who, o->path, err);
 }
 
-void ng_out_abort(struct ng_out *o)
+void out_abort(struct out_file *o)
 {
 	if (!o->f)
 		return;
@@ -95,7 +95,7 @@ void ng_out_abort(struct ng_out *o)
 	unlink(o->tmp);
 }
 
-int ng_out_install(const char *tmp, const char *path)
+int out_install(const char *tmp, const char *path)
 {
 	int fd = open(tmp, O_RDONLY | O_CLOEXEC), err;
 
@@ -108,13 +108,13 @@ int ng_out_install(const char *tmp, const char *path)
 	return -err;
 }
 
-int ng_out_commit_pair(struct ng_out *data, struct ng_out *script)
+int out_commit_pair(struct out_file *data, struct out_file *script)
 {
-	int err = ng_out_commit(data);
+	int err = out_commit(data);
 
 	if (err) {
-		ng_out_abort(script);
+		out_abort(script);
 		return err;
 	}
-	return ng_out_commit(script);
+	return out_commit(script);
 }

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-struct ng_out {
+struct out_file {
 	FILE *f;		/* write the contents here */
 	mode_t mode;		/* the file's mode, umask applied (0666) */
 	const char *who;	/* "sweep", "reproduce": the messages' command */
@@ -26,29 +26,29 @@ struct ng_out {
  * Start writing @path for command @who: 0, or -errno after a message
  * "ngemu WHO: cannot write PATH: REASON".
  */
-int ng_out_open(struct ng_out *o, const char *who, const char *path);
+int out_open(struct out_file *o, const char *who, const char *path);
 
 /*
  * The file written: flushed, synced, given its mode and renamed to its
  * name; 0, or -errno after the same message, the temporary removed (a
  * write, flush, sync or close that failed is an error).
  */
-int ng_out_commit(struct ng_out *o);
+int out_commit(struct out_file *o);
 
 /*
  * A plot's data and its script, @data first: both written, or (0 or
- * -errno as ng_out_commit()) the script not written when the data was not.
+ * -errno as out_commit()) the script not written when the data was not.
  */
-int ng_out_commit_pair(struct ng_out *data, struct ng_out *script);
+int out_commit_pair(struct out_file *data, struct out_file *script);
 
 /* The file not written: its temporary closed and removed (NULL: nothing). */
-void ng_out_abort(struct ng_out *o);
+void out_abort(struct out_file *o);
 
 /*
  * A file another process wrote (@tmp, a point's run) put in place as
  * @path in the same way: synced, mode 0666 less the umask, renamed;
  * 0 or -errno (no message: the caller says which run it was).
  */
-int ng_out_install(const char *tmp, const char *path);
+int out_install(const char *tmp, const char *path);
 
 #endif /* NGEMU_OUT_FILE_H */

@@ -95,7 +95,7 @@ static void sharing(struct ng_json *j, const struct ng_col *col,
 	if (!w->r.has_sharing)
 		return;
 	ng_json_key(j, col->name);
-	ng_bench_sharing_json(j, &w->r.sharing);
+	bench_sharing_json(j, &w->r.sharing);
 }
 
 const struct ng_col ng_col_sharing = {
@@ -109,7 +109,7 @@ static void pages(struct ng_json *j, const struct ng_col *col,
 	if (!w->r.has_pageacc)
 		return;
 	ng_json_key(j, col->name);
-	ng_bench_pageacc_json(j, &w->r.pageacc);
+	bench_pageacc_json(j, &w->r.pageacc);
 }
 
 const struct ng_col ng_col_pages = {

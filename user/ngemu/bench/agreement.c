@@ -99,10 +99,10 @@ static void print_json(const struct ng_workload *wl, const struct agree_row *row
 	ng_json_finish(&j);
 }
 
-int ng_bench_agreement(const struct ng_config *base,
-		       const struct ng_workload *wl,
-		       const struct ng_bench_opts *o, const char *systems,
-		       unsigned int runs, bool json)
+int bench_agreement(const struct ng_config *base,
+		    const struct ng_workload *wl,
+		    const struct ng_bench_opts *o, const char *systems,
+		    unsigned int runs, bool json)
 {
 	const struct ng_paper_system *sel[CMP_NSYS_MAX];
 	struct agree_row *rows;
@@ -111,9 +111,9 @@ int ng_bench_agreement(const struct ng_config *base,
 	double tmax = 0;
 
 	if (!runs || runs > AGREE_MAX_RUNS)
-		return ng_usage_error("bench", "--agreement: 1 to %d threaded runs",
-				      AGREE_MAX_RUNS);
-	nsel = ng_cmp_systems(systems, sel);
+		return usage_error("bench", "--agreement: 1 to %d threaded runs",
+				   AGREE_MAX_RUNS);
+	nsel = cmp_systems(systems, sel);
 	if (!nsel)
 		return NG_EXIT_USAGE;
 	rows = calloc(nsel, sizeof(*rows));
@@ -126,9 +126,9 @@ int ng_bench_agreement(const struct ng_config *base,
 
 		w->sys = sel[i];
 		w->verified = true;
-		if (ng_cmp_apply(&c, sel[i], err, sizeof(err))) {
+		if (cmp_apply(&c, sel[i], err, sizeof(err))) {
 			free(rows);
-			return ng_usage_error("bench", "%s", err);
+			return usage_error("bench", "%s", err);
 		}
 		c.deterministic = true;
 		w->det = run_once(&c, wl, o, NULL, &w->verified);
@@ -169,8 +169,8 @@ int ng_bench_agreement(const struct ng_config *base,
 			const struct agree_row *w = &rows[i];
 
 			printf("%-11s %14s %14s %7.2f%% %+7.2f%% %-6s %s\n",
-			       w->sys->name, ng_fmt_dur_col(w->det, tmax, b1, sizeof(b1)),
-			       ng_fmt_dur_col(w->mean, tmax, b2, sizeof(b2)),
+			       w->sys->name, fmt_dur_col(w->det, tmax, b1, sizeof(b1)),
+			       fmt_dur_col(w->mean, tmax, b2, sizeof(b2)),
 			       100 * w->spread, 100 * w->diff,
 			       w->within ? "yes" : "NO", w->verified ? "yes" : "NO");
 		}

@@ -77,7 +77,7 @@ static void bench_usage(FILE *out)
 		"a size that does not fit). With --compare, carve-none (no coherence)\n"
 		"reading stale data is expected: its row says 'stale' and it does not\n"
 		"fail the run.\n\n");
-	ng_cmp_help(out);
+	cmp_help(out);
 }
 
 struct progress {
@@ -146,11 +146,11 @@ static void show_remote_path(const struct ng_config *base,
 
 		printf("remote     %s: modeled %s (%.1f GB/s), %.1f%% remote, L2 hit %.1f%%, RDC hit %.1f%%, %s over links, %s invalidates\n",
 		       r->verified ? "verified" : "FAILED",
-		       ng_fmt_dur(r->modeled_s, b1, sizeof(b1)), r->modeled_bw,
+		       fmt_dur(r->modeled_s, b1, sizeof(b1)), r->modeled_bw,
 		       100 * r->remote_frac, 100 * r->l2_hit_rate,
 		       100 * r->rdc_hit_rate,
 		       ng_format_bytes(r->link_bytes, b2, sizeof(b2)),
-		       ng_fmt_si((double)t->v[NG_CTR_INV_MSGS], b3, sizeof(b3)));
+		       fmt_si((double)t->v[NG_CTR_INV_MSGS], b3, sizeof(b3)));
 	}
 	ng_system_destroy(sys);
 	free(r);
@@ -246,14 +246,14 @@ static int bench_config(struct bench_args *a, int argc, char **argv,
 	for (int i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--compare"))
 			a->compare = true;
-	a->cmp_paper = ng_cmp_paper(argc, argv);
+	a->cmp_paper = cmp_paper(argc, argv);
 	for (unsigned int i = 0; a->compare && i < a->cmp_paper->nregime; i++)
 		args[nargs++] = (char *)a->cmp_paper->regime[i];
 	for (int i = 1; i < argc; i++)
 		args[nargs++] = argv[i];
 	if (ng_config_from_args(&a->cfg, nargs, args, rest, nrest_max, nrest,
 				err, sizeof(err)))
-		return ng_usage_error("bench", "%s", err);
+		return usage_error("bench", "%s", err);
 	return 0;
 }
 
@@ -266,15 +266,15 @@ static int bench_size(struct bench_args *a, const char *val)
 		unsigned long n = val[5] == '/' ? strtoul(val + 6, &end, 10) : 0;
 
 		if (!n || *end || n > 1u << 20)
-			return ng_usage_error("bench",
-					      "--size: '%s' is not paper or paper/N (N a whole number, e.g. paper/8)",
-					      val);
+			return usage_error("bench",
+					   "--size: '%s' is not paper or paper/N (N a whole number, e.g. paper/8)",
+					   val);
 		a->paper_div = (unsigned int)n;
 	}
 	if (!a->paper && (ng_parse_size(val, &a->o.size) || !a->o.size))
-		return ng_usage_error("bench",
-				      "--size: '%s' is not a size (e.g. 4096, 64K, 32M, 1G), paper or paper/N",
-				      val);
+		return usage_error("bench",
+				   "--size: '%s' is not a size (e.g. 4096, 64K, 32M, 1G), paper or paper/N",
+				   val);
 	return 0;
 }
 
@@ -294,8 +294,8 @@ static int bench_count(const char *name, const char *what, const char *val,
 	unsigned long n = strtoul(val, &end, 10);
 
 	if (!*val || *end || !n || n > max)
-		return ng_usage_error("bench", "%s: '%s' is not %s (1-%lu)",
-				      name, val, what, max);
+		return usage_error("bench", "%s: '%s' is not %s (1-%lu)",
+				   name, val, what, max);
 	*out = (unsigned int)n;
 	return 0;
 }
@@ -318,7 +318,7 @@ static int bench_option(struct bench_args *a, char **rest, int nrest, int *i)
 		else if (*i + 1 < nrest)
 			val = rest[++*i];
 		else
-			return ng_usage_error("bench", "option '%s' needs a value", arg);
+			return usage_error("bench", "option '%s' needs a value", arg);
 	}
 	if (!strcmp(arg, "-j") || !strcmp(arg, "--json")) {
 		a->json = true;
@@ -348,15 +348,15 @@ static int bench_option(struct bench_args *a, char **rest, int nrest, int *i)
 	} else if (is_opt(arg, "--iters")) {
 		return bench_count("--iters", "a count", val, 1000000, &a->o.iters);
 	} else if (arg[0] == '-') {
-		return ng_usage_error("bench", "unknown option '%s'", arg);
+		return usage_error("bench", "unknown option '%s'", arg);
 	} else if (!a->wl) {
 		a->wl = ng_workload_find(arg);
 		if (!a->wl)
-			return ng_usage_error("bench",
-					      "unknown workload '%s' (see --list)",
-					      arg);
+			return usage_error("bench",
+					   "unknown workload '%s' (see --list)",
+					   arg);
 	} else {
-		return ng_usage_error("bench", "unexpected argument '%s'", arg);
+		return usage_error("bench", "unexpected argument '%s'", arg);
 	}
 	return 0;
 }
@@ -365,20 +365,20 @@ static int bench_option(struct bench_args *a, char **rest, int nrest, int *i)
 static int bench_check(struct bench_args *a)
 {
 	if (!a->wl)
-		return ng_usage_error("bench", "which workload? (see --list)");
+		return usage_error("bench", "which workload? (see --list)");
 	if (a->paper) {
 		/* whole 4-byte elements */
 		a->o.size = ng_workload_paper_size(a->wl) / a->paper_div / 4 * 4;
 		if (!a->o.size)
-			return ng_usage_error("bench", "--size paper: no paper gives a size for %s",
-					      a->wl->name);
+			return usage_error("bench", "--size paper: no paper gives a size for %s",
+					   a->wl->name);
 	}
 	if ((a->systems || a->sweep || a->fmt == 2 || a->agreement) && !a->compare)
-		return ng_usage_error("bench", "--systems, --sweep, --csv and --agreement go with --compare");
+		return usage_error("bench", "--systems, --sweep, --csv and --agreement go with --compare");
 	if (a->agreement && (a->sweep || a->fmt == 2))
-		return ng_usage_error("bench", "--agreement does not go with --sweep or --csv");
+		return usage_error("bench", "--agreement does not go with --sweep or --csv");
 	if (a->prefetch && a->compare)
-		return ng_usage_error("bench", "--prefetch does not go with --compare");
+		return usage_error("bench", "--prefetch does not go with --compare");
 	return 0;
 }
 
@@ -388,10 +388,10 @@ static void bench_report(const struct bench_args *a, struct ng_system *sys,
 			 const struct ng_link_usage *links)
 {
 	if (a->json) {
-		ng_bench_print_json(&a->cfg, r, links);
+		bench_print_json(&a->cfg, r, links);
 		return;
 	}
-	ng_bench_print_human(&a->cfg, ng_system_nnodes(sys), r, links);
+	bench_print_human(&a->cfg, ng_system_nnodes(sys), r, links);
 	if (r->verified && a->cfg.placement == NG_PLACE_FIRST_TOUCH &&
 	    r->total.v[NG_CTR_REQ] && !r->total.v[NG_CTR_REMOTE] &&
 	    !r->total.v[NG_CTR_HOST] && a->cfg.gpus > 1)
@@ -411,7 +411,7 @@ static int bench_one(struct bench_args *a)
 	ret = ng_system_create(&sys, &a->cfg, err, sizeof(err));
 	if (ret) {
 		if (ret == -EINVAL || ret == -ENOTSUP)
-			return ng_usage_error("bench", "%s", err);
+			return usage_error("bench", "%s", err);
 		fprintf(stderr, "ngemu bench: %s\n", err);
 		return NG_EXIT_FAIL;
 	}
@@ -419,8 +419,8 @@ static int bench_one(struct bench_args *a)
 		struct ng_space *sp = ng_system_space(sys);
 
 		if (sp->backend != NG_MEM_KMOD) {
-			ret = ng_usage_error("bench",
-					     "--prefetch needs the kmod memory backend (--backend kmod)");
+			ret = usage_error("bench",
+					  "--prefetch needs the kmod memory backend (--backend kmod)");
 			goto out;
 		}
 		sp->prefetch = true;
@@ -442,7 +442,7 @@ static int bench_one(struct bench_args *a)
 		fprintf(stderr, "\n");
 	if (ret) {
 		if (ret == -EINVAL || ret == -ENOMEM) {
-			ret = ng_usage_error("bench", "%s", err);
+			ret = usage_error("bench", "%s", err);
 		} else {
 			fprintf(stderr, "ngemu bench: %s\n", err);
 			ret = NG_EXIT_FAIL;
@@ -463,14 +463,14 @@ out:
 	return ret;
 }
 
-int ng_cmd_bench(int argc, char **argv)
+int cmd_bench(int argc, char **argv)
 {
 	struct bench_args a = { .o = { .native = true }, .paper_div = 1 };
 	char *rest[256];
 	int nrest = 0, ret;
 
 	if (argc > 256)
-		return ng_usage_error("bench", "too many arguments");
+		return usage_error("bench", "too many arguments");
 	for (int i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			bench_usage(stdout);
@@ -483,7 +483,7 @@ int ng_cmd_bench(int argc, char **argv)
 	if (ret)
 		return ret;
 	if (a.csv && a.json)
-		return ng_usage_error("bench", "--csv and --json: one output format at a time");
+		return usage_error("bench", "--csv and --json: one output format at a time");
 	if (a.list) {
 		print_list(a.json);
 		return NG_EXIT_OK;
@@ -493,15 +493,15 @@ int ng_cmd_bench(int argc, char **argv)
 		return ret;
 	if (a.compare && a.agreement) {
 		a.o.native = false;
-		return ng_bench_agreement(&a.cfg, a.wl, &a.o,
-					  a.systems ? a.systems : a.cmp_paper->defaults,
-					  a.agreement, a.json);
+		return bench_agreement(&a.cfg, a.wl, &a.o,
+				       a.systems ? a.systems : a.cmp_paper->defaults,
+				       a.agreement, a.json);
 	}
 	if (a.compare) {
 		a.o.native = false;	/* only stream-triad has one */
-		return ng_bench_compare(&a.cfg, a.wl, &a.o,
-					a.systems ? a.systems : a.cmp_paper->defaults,
-					a.sweep, a.fmt);
+		return bench_compare(&a.cfg, a.wl, &a.o,
+				     a.systems ? a.systems : a.cmp_paper->defaults,
+				     a.sweep, a.fmt);
 	}
 	return bench_one(&a);
 }

@@ -14,64 +14,64 @@
 #include "ngemu/workloads/workload.h"
 
 /* The system a configuration builds: "CARVE-HWC", "NUMA-GPU", ... */
-const char *ng_bench_system_name(const struct ng_config *c);
+const char *bench_system_name(const struct ng_config *c);
 /* One run's result (report.c), with its fabric's use @links. */
-void ng_bench_print_json(const struct ng_config *cfg,
-			 const struct ng_bench_result *r,
-			 const struct ng_link_usage *links);
-void ng_bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
-			  const struct ng_bench_result *r,
-			  const struct ng_link_usage *links);
+void bench_print_json(const struct ng_config *cfg,
+		      const struct ng_bench_result *r,
+		      const struct ng_link_usage *links);
+void bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
+		       const struct ng_bench_result *r,
+		       const struct ng_link_usage *links);
 /*
  * The fabric's use (report_links.c): as a JSON object, and for people a
  * line (the busiest link or port) and, up to 4 GPUs, the pairs' bytes;
  * nothing when the fabric carried nothing.
  */
-void ng_bench_links_json(struct ng_json *j, const struct ng_link_usage *u);
-void ng_bench_links_human(const struct ng_link_usage *u);
+void bench_links_json(struct ng_json *j, const struct ng_link_usage *u);
+void bench_links_human(const struct ng_link_usage *u);
 /* The sharing profile: as a JSON object, and as percentages for people. */
-void ng_bench_sharing_json(struct ng_json *j, const struct ng_sharing *s);
-void ng_bench_sharing_human(const struct ng_sharing *s, const char *indent);
+void bench_sharing_json(struct ng_json *j, const struct ng_sharing *s);
+void bench_sharing_human(const struct ng_sharing *s, const char *indent);
 /*
  * DualOpt's part of a run's report (report_dualopt.c): whether the
  * configuration has any of it, its mechanisms line, JSON fields (the
  * engine's "class" among them) and lines for people.
  */
-bool ng_bench_dualopt_on(const struct ng_config *c);
-void ng_bench_dualopt_mechanisms(FILE *f, const struct ng_config *c);
-void ng_bench_dualopt_json(struct ng_json *j, const struct ng_config *cfg,
-			   const struct ng_bench_result *r);
-void ng_bench_dualopt_human(const struct ng_config *cfg,
-			    const struct ng_bench_result *r);
+bool bench_dualopt_on(const struct ng_config *c);
+void bench_dualopt_mechanisms(FILE *f, const struct ng_config *c);
+void bench_dualopt_json(struct ng_json *j, const struct ng_config *cfg,
+			const struct ng_bench_result *r);
+void bench_dualopt_human(const struct ng_config *cfg,
+			 const struct ng_bench_result *r);
 /*
  * ScaleGPU's part (report_scalegpu.c): its mechanisms line and a line for
  * people; nothing when device memory does not cache the host.
  */
-void ng_bench_scalegpu_mechanisms(FILE *f, const struct ng_config *c);
-void ng_bench_scalegpu_human(const struct ng_config *cfg,
-			     const struct ng_bench_result *r);
-/* host-copies once or per-kernel: the copies beside the kernels */
-void ng_bench_copies_human(const struct ng_config *cfg,
-			   const struct ng_bench_result *r);
-void ng_bench_copies_json(struct ng_json *j, const struct ng_config *cfg,
+void bench_scalegpu_mechanisms(FILE *f, const struct ng_config *c);
+void bench_scalegpu_human(const struct ng_config *cfg,
 			  const struct ng_bench_result *r);
+/* host-copies once or per-kernel: the copies beside the kernels */
+void bench_copies_human(const struct ng_config *cfg,
+			const struct ng_bench_result *r);
+void bench_copies_json(struct ng_json *j, const struct ng_config *cfg,
+		       const struct ng_bench_result *r);
 /* CODA's categories (report_coda.c): as JSON, and a line for people. */
-void ng_bench_pageacc_json(struct ng_json *j, const struct ng_pageacc *p);
-void ng_bench_pageacc_human(const struct ng_pageacc *p);
-void ng_bench_coda_plan_human(const struct ng_config *cfg,
-			      const struct ng_bench_result *r);
-void ng_bench_coda_plan_json(struct ng_json *j, const struct ng_bench_result *r);
+void bench_pageacc_json(struct ng_json *j, const struct ng_pageacc *p);
+void bench_pageacc_human(const struct ng_pageacc *p);
+void bench_coda_plan_human(const struct ng_config *cfg,
+			   const struct ng_bench_result *r);
+void bench_coda_plan_json(struct ng_json *j, const struct ng_bench_result *r);
 /* Counters as JSON objects, one per component group. */
-void ng_bench_counters_json(struct ng_json *j, const struct ng_counters *c);
+void bench_counters_json(struct ng_json *j, const struct ng_counters *c);
 /* "1.50 M", "3.000 us": numbers and durations for people. */
-const char *ng_fmt_si(double v, char *buf, size_t len);
-const char *ng_fmt_dur(double s, char *buf, size_t len);
+const char *fmt_si(double v, char *buf, size_t len);
+const char *fmt_dur(double s, char *buf, size_t len);
 /*
  * Duration @s in a table's column whose largest value is @max: in the
  * unit that suits @max, so that one column has one unit (rows in us and
  * ms side by side read as the wrong order of magnitude).
  */
-const char *ng_fmt_dur_col(double s, double max, char *buf, size_t len);
+const char *fmt_dur_col(double s, double max, char *buf, size_t len);
 
 /*
  * --compare (compare.c): a paper's systems side by side (ngemu/paper.h).
@@ -79,53 +79,53 @@ const char *ng_fmt_dur_col(double s, double max, char *buf, size_t len);
  * --systems name, else the one whose preset its --system names, else the
  * first paper. @fmt of the run: 0 human, 1 JSON, 2 CSV.
  */
-const struct ng_paper *ng_cmp_paper(int argc, char **argv);
-int ng_bench_compare(const struct ng_config *base,
-		     const struct ng_workload *wl,
-		     const struct ng_bench_opts *o, const char *systems,
-		     const char *sweep, int fmt);
+const struct ng_paper *cmp_paper(int argc, char **argv);
+int bench_compare(const struct ng_config *base,
+		  const struct ng_workload *wl,
+		  const struct ng_bench_opts *o, const char *systems,
+		  const char *sweep, int fmt);
 
 #define CMP_NSYS_MAX	32
 
 /* For --help: every paper, its preset, systems, defaults and regime. */
-void ng_cmp_help(FILE *out);
+void cmp_help(FILE *out);
 
 /*
  * The systems of a comma list; 0 after a usage error (printed, naming
  * every paper's systems).
  */
-unsigned int ng_cmp_systems(const char *list,
-			    const struct ng_paper_system *sel[CMP_NSYS_MAX]);
+unsigned int cmp_systems(const char *list,
+			 const struct ng_paper_system *sel[CMP_NSYS_MAX]);
 /* Apply system @s over @c, then validate. */
-int ng_cmp_apply(struct ng_config *c, const struct ng_paper_system *s,
-		 char *err, size_t errlen);
+int cmp_apply(struct ng_config *c, const struct ng_paper_system *s,
+	      char *err, size_t errlen);
 /*
  * The run @w is measured against: @p's reference system at @w's sweep
  * value if it ran, else the first run of that value.
  */
-const struct ng_paper_run *ng_cmp_ref(const struct ng_paper *p,
-				      const struct ng_paper_run *rows,
-				      unsigned int n,
-				      const struct ng_paper_run *w);
+const struct ng_paper_run *cmp_ref(const struct ng_paper *p,
+				   const struct ng_paper_run *rows,
+				   unsigned int n,
+				   const struct ng_paper_run *w);
 /*
  * Run @w's "verified" cell: "yes", "NO", or "stale" for a failed
  * verification its system expects (stale_expected).
  */
-const char *ng_cmp_verified(const struct ng_paper_run *w);
+const char *cmp_verified(const struct ng_paper_run *w);
 /* Whether run @w failed its verification and that fails the run. */
-bool ng_cmp_failed(const struct ng_paper_run *w);
+bool cmp_failed(const struct ng_paper_run *w);
 /* @p's table of @n runs, in format @fmt (compare_table.c). */
-void ng_cmp_print(const struct ng_paper *p, const struct ng_config *base,
-		  const char *workload, const struct ng_paper_run *rows,
-		  unsigned int n, const char *sweep_key, int fmt);
+void cmp_print(const struct ng_paper *p, const struct ng_config *base,
+	       const char *workload, const struct ng_paper_run *rows,
+	       unsigned int n, const char *sweep_key, int fmt);
 
 /*
  * --compare --agreement N (agreement.c): each system once with
  * --deterministic and N times threaded; the modeled times side by side.
  */
-int ng_bench_agreement(const struct ng_config *base,
-		       const struct ng_workload *wl,
-		       const struct ng_bench_opts *o, const char *systems,
-		       unsigned int runs, bool json);
+int bench_agreement(const struct ng_config *base,
+		    const struct ng_workload *wl,
+		    const struct ng_bench_opts *o, const char *systems,
+		    unsigned int runs, bool json);
 
 #endif /* NGEMU_CMD_BENCH_H */

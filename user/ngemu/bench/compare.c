@@ -15,7 +15,7 @@
 #include "ngemu/runtime/system.h"
 #include "ngemu/workloads/workload.h"
 
-const struct ng_paper *ng_cmp_paper(int argc, char **argv)
+const struct ng_paper *cmp_paper(int argc, char **argv)
 {
 	const char *systems = NULL, *preset = NULL;
 	const struct ng_paper *p = NULL;
@@ -37,10 +37,10 @@ const struct ng_paper *ng_cmp_paper(int argc, char **argv)
 	return p ? p : ng_paper_at(0);
 }
 
-const struct ng_paper_run *ng_cmp_ref(const struct ng_paper *p,
-				      const struct ng_paper_run *rows,
-				      unsigned int n,
-				      const struct ng_paper_run *w)
+const struct ng_paper_run *cmp_ref(const struct ng_paper *p,
+				   const struct ng_paper_run *rows,
+				   unsigned int n,
+				   const struct ng_paper_run *w)
 {
 	const struct ng_paper_run *first = NULL;
 
@@ -55,12 +55,12 @@ const struct ng_paper_run *ng_cmp_ref(const struct ng_paper *p,
 	return first ? first : w;
 }
 
-const char *ng_cmp_verified(const struct ng_paper_run *w)
+const char *cmp_verified(const struct ng_paper_run *w)
 {
 	return w->r.verified ? "yes" : w->sys->stale_expected ? "stale" : "NO";
 }
 
-bool ng_cmp_failed(const struct ng_paper_run *w)
+bool cmp_failed(const struct ng_paper_run *w)
 {
 	return !w->r.verified && !w->sys->stale_expected;
 }
@@ -77,8 +77,8 @@ static void cmp_print_stale(const struct ng_paper_run *rows, unsigned int n)
 		       "bound), so data another GPU wrote is read stale; this does not fail the run\n");
 }
 
-int ng_cmp_apply(struct ng_config *c, const struct ng_paper_system *s,
-		 char *err, size_t errlen)
+int cmp_apply(struct ng_config *c, const struct ng_paper_system *s,
+	      char *err, size_t errlen)
 {
 	int ret = 0;
 
@@ -105,7 +105,7 @@ int ng_cmp_apply(struct ng_config *c, const struct ng_paper_system *s,
 	return ret;
 }
 
-void ng_cmp_help(FILE *out)
+void cmp_help(FILE *out)
 {
 	const struct ng_paper *p;
 
@@ -139,8 +139,8 @@ static void known_systems(char *buf, size_t len)
 	}
 }
 
-unsigned int ng_cmp_systems(const char *list,
-			    const struct ng_paper_system *sel[CMP_NSYS_MAX])
+unsigned int cmp_systems(const char *list,
+			 const struct ng_paper_system *sel[CMP_NSYS_MAX])
 {
 	unsigned int n = 0;
 
@@ -152,8 +152,8 @@ unsigned int ng_cmp_systems(const char *list,
 			char known[1024];
 
 			known_systems(known, sizeof(known));
-			ng_usage_error("bench", "--systems: unknown system '%.*s' (known: %s)",
-				       (int)len, p, known);
+			usage_error("bench", "--systems: unknown system '%.*s' (known: %s)",
+				    (int)len, p, known);
 			return 0;
 		}
 		if (n < CMP_NSYS_MAX)
@@ -163,7 +163,7 @@ unsigned int ng_cmp_systems(const char *list,
 			p++;
 	}
 	if (!n)
-		ng_usage_error("bench", "--systems: no system given");
+		usage_error("bench", "--systems: no system given");
 	return n;
 }
 
@@ -182,11 +182,11 @@ static int cmp_sweep_values(const char *sweep, char *key, size_t keylen,
 
 	if (!eq || eq == sweep || (size_t)(eq - sweep) >= keylen ||
 	    strlen(eq + 1) >= valslen || !eq[1])
-		return ng_usage_error("bench", "--sweep: '%s' is not KEY=V1,V2,...", sweep);
+		return usage_error("bench", "--sweep: '%s' is not KEY=V1,V2,...", sweep);
 	memcpy(key, sweep, (size_t)(eq - sweep));
 	key[eq - sweep] = '\0';
 	if (!ng_config_key(key, NULL))
-		return ng_usage_error("bench", "--sweep: unknown parameter '%s'", key);
+		return usage_error("bench", "--sweep: unknown parameter '%s'", key);
 	snprintf(vals, valslen, "%s", eq + 1);
 	for (tok = strtok_r(vals, ",", &save); tok && *nval < 32;
 	     tok = strtok_r(NULL, ",", &save))
@@ -209,9 +209,9 @@ static int cmp_run_row(struct ng_paper_run *w, const struct ng_config *base,
 	char err[512];
 
 	if (key[0] && ng_config_set(&c, key, value, err, sizeof(err)))
-		return ng_usage_error("bench", "--sweep: %s", err);
-	if (ng_cmp_apply(&c, sys_def, err, sizeof(err)))
-		return ng_usage_error("bench", "%s", err);
+		return usage_error("bench", "--sweep: %s", err);
+	if (cmp_apply(&c, sys_def, err, sizeof(err)))
+		return usage_error("bench", "%s", err);
 	snprintf(w->sweep, sizeof(w->sweep), "%s", value);
 	w->sys = sys_def;
 	w->cfg = c;
@@ -225,7 +225,7 @@ static int cmp_run_row(struct ng_paper_run *w, const struct ng_config *base,
 		return NG_EXIT_USAGE;
 	}
 	ng_system_destroy(sys);
-	if (ng_cmp_failed(w))
+	if (cmp_failed(w))
 		fprintf(stderr, "ngemu bench %s: %s%s%s: verification failed: %s\n",
 			wl->name, sys_def->name, key[0] ? " at " : "",
 			value, w->r.verify);
@@ -253,10 +253,10 @@ static void cmp_normalize(struct ng_paper_run *rows, unsigned int first,
 	}
 }
 
-int ng_bench_compare(const struct ng_config *base,
-		     const struct ng_workload *wl,
-		     const struct ng_bench_opts *o, const char *systems,
-		     const char *sweep, int fmt)
+int bench_compare(const struct ng_config *base,
+		  const struct ng_workload *wl,
+		  const struct ng_bench_opts *o, const char *systems,
+		  const char *sweep, int fmt)
 {
 	const struct ng_paper_system *sel[CMP_NSYS_MAX];
 	const struct ng_paper *paper;
@@ -266,7 +266,7 @@ int ng_bench_compare(const struct ng_config *base,
 	struct ng_paper_run *rows;
 	int ret = NG_EXIT_OK;
 
-	nsel = ng_cmp_systems(systems, sel);
+	nsel = cmp_systems(systems, sel);
 	if (!nsel)
 		return NG_EXIT_USAGE;
 	ng_paper_system_find(sel[0]->name, strlen(sel[0]->name), &paper);
@@ -297,13 +297,13 @@ int ng_bench_compare(const struct ng_config *base,
 				norm = w->r.modeled_s;
 			if (!strcmp(sel[i]->name, paper->ref))
 				ref = w->r.modeled_s;
-			failed += ng_cmp_failed(w);
+			failed += cmp_failed(w);
 			nrows++;
 		}
 		cmp_normalize(rows, first, nrows, norm, ref);
 	}
-	ng_cmp_print(paper, base, wl->name, rows, nrows, key[0] ? key : NULL,
-		     fmt);
+	cmp_print(paper, base, wl->name, rows, nrows, key[0] ? key : NULL,
+		  fmt);
 	if (fmt == 0)
 		cmp_print_stale(rows, nrows);
 	if (failed)

@@ -21,7 +21,7 @@ static double col_max(const struct ng_col *c, const struct ng_paper *p,
 	double m = 0;
 
 	for (unsigned int i = 0; i < n; i++) {
-		double v = c->get.real(&rows[i], ng_cmp_ref(p, rows, n, &rows[i]));
+		double v = c->get.real(&rows[i], cmp_ref(p, rows, n, &rows[i]));
 
 		m = v > m ? v : m;
 	}
@@ -41,7 +41,7 @@ static const char *human_cell(const struct ng_col *c, const struct ng_paper_run 
 	case NG_COL_FLAG:
 		return c->get.flag(w, ref) ? "yes" : "no";
 	case NG_COL_VERIFIED:
-		return ng_cmp_verified(w);
+		return cmp_verified(w);
 	case NG_COL_UINT:
 		snprintf(buf, len, "%llu",
 			 (unsigned long long)c->get.uint(w, ref));
@@ -49,7 +49,7 @@ static const char *human_cell(const struct ng_col *c, const struct ng_paper_run 
 	case NG_COL_BYTES:
 		return ng_format_bytes(c->get.uint(w, ref), buf, len);
 	case NG_COL_TIME:
-		return ng_fmt_dur_col(c->get.real(w, ref), max, buf, len);
+		return fmt_dur_col(c->get.real(w, ref), max, buf, len);
 	case NG_COL_FRACTION:
 		snprintf(buf, len, "%.1f%%", 100 * c->get.real(w, ref));
 		return buf;
@@ -91,7 +91,7 @@ static void print_human(const struct ng_paper *p,
 		width[nc] = (unsigned int)strlen(col->name);
 		for (unsigned int i = 0; i < n; i++) {
 			size_t l = strlen(human_cell(col, &rows[i],
-						     ng_cmp_ref(p, rows, n, &rows[i]),
+						     cmp_ref(p, rows, n, &rows[i]),
 						     max[nc], buf, sizeof(buf)));
 
 			width[nc] = l > width[nc] ? (unsigned int)l : width[nc];
@@ -109,7 +109,7 @@ static void print_human(const struct ng_paper *p,
 		printf(left_aligned(cols[c]) ? "%-*s%s" : "%*s%s", (int)width[c],
 		       cols[c]->name, c + 1 < nc ? " " : "\n");
 	for (unsigned int i = 0; i < n; i++) {
-		const struct ng_paper_run *ref = ng_cmp_ref(p, rows, n, &rows[i]);
+		const struct ng_paper_run *ref = cmp_ref(p, rows, n, &rows[i]);
 
 		if (sweep_key)
 			printf("%-*s ", (int)swidth, rows[i].sweep);
@@ -163,7 +163,7 @@ static void print_csv(const struct ng_paper *p,
 			printf(",%s", p->cols[c]->name);
 	printf("\n");
 	for (unsigned int i = 0; i < n; i++) {
-		const struct ng_paper_run *ref = ng_cmp_ref(p, rows, n, &rows[i]);
+		const struct ng_paper_run *ref = cmp_ref(p, rows, n, &rows[i]);
 
 		printf("%s,%s", rows[i].r.workload, rows[i].sweep);
 		for (unsigned int c = 0; c < p->ncols; c++) {
@@ -227,7 +227,7 @@ static void print_json(const struct ng_paper *p, const struct ng_config *cfg,
 	ng_json_key(&j, "runs");
 	ng_json_array_begin(&j);
 	for (unsigned int i = 0; i < n; i++) {
-		const struct ng_paper_run *ref = ng_cmp_ref(p, rows, n, &rows[i]);
+		const struct ng_paper_run *ref = cmp_ref(p, rows, n, &rows[i]);
 
 		ng_json_object_begin(&j);
 		ng_json_kv_string(&j, "sweep_value", rows[i].sweep);
@@ -235,7 +235,7 @@ static void print_json(const struct ng_paper *p, const struct ng_config *cfg,
 			if (p->cols[c]->formats & NG_COL_JSON)
 				json_cell(&j, p->cols[c], &rows[i], ref);
 		ng_json_key(&j, "counters");
-		ng_bench_counters_json(&j, &rows[i].r.total);
+		bench_counters_json(&j, &rows[i].r.total);
 		ng_json_object_end(&j);
 	}
 	ng_json_array_end(&j);
@@ -243,9 +243,9 @@ static void print_json(const struct ng_paper *p, const struct ng_config *cfg,
 	ng_json_finish(&j);
 }
 
-void ng_cmp_print(const struct ng_paper *p, const struct ng_config *base,
-		  const char *workload, const struct ng_paper_run *rows,
-		  unsigned int n, const char *sweep_key, int fmt)
+void cmp_print(const struct ng_paper *p, const struct ng_config *base,
+	       const char *workload, const struct ng_paper_run *rows,
+	       unsigned int n, const char *sweep_key, int fmt)
 {
 	if (fmt == 1) {
 		print_json(p, base, rows, n, sweep_key);
@@ -261,7 +261,7 @@ void ng_cmp_print(const struct ng_paper *p, const struct ng_config *base,
 		printf("%s\n\n", p->legend);
 	if (n && rows[0].r.has_sharing) {
 		printf("sharing profile (CARVE Fig. 4), %s:\n", rows[0].sys->name);
-		ng_bench_sharing_human(&rows[0].r.sharing, "  ");
+		bench_sharing_human(&rows[0].r.sharing, "  ");
 		printf("\n");
 	}
 	print_human(p, rows, n, sweep_key);

@@ -20,7 +20,7 @@
 #include "ngemu/util/json.h"
 #include "ngemu/workloads/workload.h"
 
-void ng_bench_counters_json(struct ng_json *j, const struct ng_counters *c)
+void bench_counters_json(struct ng_json *j, const struct ng_counters *c)
 {
 	const char *comp = NULL;
 
@@ -49,7 +49,7 @@ static double pct(uint64_t a, const uint64_t *all)
 	return n ? 100.0 * (double)a / (double)n : 0;
 }
 
-void ng_bench_sharing_json(struct ng_json *j, const struct ng_sharing *s)
+void bench_sharing_json(struct ng_json *j, const struct ng_sharing *s)
 {
 	static const char *const grain[NG_NGRAIN] = { "line", "page" };
 
@@ -71,7 +71,7 @@ void ng_bench_sharing_json(struct ng_json *j, const struct ng_sharing *s)
 	ng_json_object_end(j);
 }
 
-void ng_bench_sharing_human(const struct ng_sharing *s, const char *indent)
+void bench_sharing_human(const struct ng_sharing *s, const char *indent)
 {
 	static const char *const grain[NG_NGRAIN] = { "line", "page" };
 
@@ -177,9 +177,9 @@ static void json_carve(struct ng_json *jp, const struct ng_config *cfg,
 		json_kmod(jp, r);
 }
 
-void ng_bench_print_json(const struct ng_config *cfg,
-			 const struct ng_bench_result *r,
-			 const struct ng_link_usage *links)
+void bench_print_json(const struct ng_config *cfg,
+		      const struct ng_bench_result *r,
+		      const struct ng_link_usage *links)
 {
 	const struct ng_workload *wl = ng_workload_find(r->workload);
 	const struct ng_counters *t = &r->total;
@@ -194,7 +194,7 @@ void ng_bench_print_json(const struct ng_config *cfg,
 	ng_json_kv_bool(&j, "verified", r->verified);
 	ng_json_kv_string(&j, "verify", r->verify);
 	/* what the human report's system and mechanisms lines say */
-	ng_json_kv_string(&j, "system_name", ng_bench_system_name(cfg));
+	ng_json_kv_string(&j, "system_name", bench_system_name(cfg));
 	mech = mechanisms_text(cfg);
 	ng_json_kv_string(&j, "mechanisms", mech ? mech : "");
 	free(mech);
@@ -227,39 +227,39 @@ void ng_bench_print_json(const struct ng_config *cfg,
 	ng_json_kv_double(&j, "host_fraction", r->host_frac);
 	ng_json_kv_uint(&j, "link_bytes", r->link_bytes);
 	ng_json_key(&j, "links");
-	ng_bench_links_json(&j, links);
+	bench_links_json(&j, links);
 	ng_json_kv_double(&j, "l2_hit_rate", r->l2_hit_rate);
 	ng_json_kv_uint(&j, "l2_loads", t->v[NG_CTR_L2_HIT] + t->v[NG_CTR_L2_MISS]);
 	if (cfg->l1_size)
 		json_l1(&j, t);
 	ng_json_kv_double(&j, "compute_fraction", r->compute_frac);
-	ng_bench_dualopt_json(&j, cfg, r);
+	bench_dualopt_json(&j, cfg, r);
 	if (r->has_sharing) {
 		ng_json_key(&j, "sharing");
-		ng_bench_sharing_json(&j, &r->sharing);
+		bench_sharing_json(&j, &r->sharing);
 	}
 	if (r->has_pageacc) {
 		ng_json_key(&j, "pages");
-		ng_bench_pageacc_json(&j, &r->pageacc);
+		bench_pageacc_json(&j, &r->pageacc);
 	}
-	ng_bench_coda_plan_json(&j, r);
-	ng_bench_copies_json(&j, cfg, r);
+	bench_coda_plan_json(&j, r);
+	bench_copies_json(&j, cfg, r);
 	json_carve(&j, cfg, r);
 	ng_json_kv_uint(&j, "threads", r->threads);
 	ng_json_kv_double(&j, "requests_per_s_per_worker", r->req_per_s_per_worker);
 	ng_json_kv_double(&j, "requests_per_s_per_cpu", r->req_per_s_per_cpu);
 	ng_json_key(&j, "counters");
-	ng_bench_counters_json(&j, &r->total);
+	bench_counters_json(&j, &r->total);
 	ng_json_key(&j, "gpus");
 	ng_json_array_begin(&j);
 	for (unsigned int g = 0; g < r->ngpus; g++)
-		ng_bench_counters_json(&j, &r->gpu[g]);
+		bench_counters_json(&j, &r->gpu[g]);
 	ng_json_array_end(&j);
 	ng_json_object_end(&j);
 	ng_json_finish(&j);
 }
 
-const char *ng_fmt_si(double v, char *buf, size_t len)
+const char *fmt_si(double v, char *buf, size_t len)
 {
 	if (v >= 1e9)
 		snprintf(buf, len, "%.2f G", v / 1e9);
@@ -272,12 +272,12 @@ const char *ng_fmt_si(double v, char *buf, size_t len)
 	return buf;
 }
 
-const char *ng_fmt_dur(double s, char *buf, size_t len)
+const char *fmt_dur(double s, char *buf, size_t len)
 {
-	return ng_fmt_dur_col(s, s, buf, len);
+	return fmt_dur_col(s, s, buf, len);
 }
 
-const char *ng_fmt_dur_col(double s, double max, char *buf, size_t len)
+const char *fmt_dur_col(double s, double max, char *buf, size_t len)
 {
 	if (max >= 1)
 		snprintf(buf, len, "%.3f s", s);
@@ -293,7 +293,7 @@ static double frac(uint64_t a, uint64_t b)
 	return b ? (double)a / (double)b : 0;
 }
 
-const char *ng_bench_system_name(const struct ng_config *c)
+const char *bench_system_name(const struct ng_config *c)
 {
 	if (c->rdc_size)
 		return c->coherence == NG_COH_HWC ? "CARVE-HWC" :
@@ -368,8 +368,8 @@ static void print_mechanisms(FILE *f, const struct ng_config *c)
 		       c->coherence == NG_COH_SWC ? "SWC (epochs)" : "none");
 	if (c->replicate != NG_REPL_NONE)
 		fprintf(f, "replication %s; ", ng_replicate_name(c->replicate));
-	ng_bench_dualopt_mechanisms(f, c);
-	ng_bench_scalegpu_mechanisms(f, c);
+	bench_dualopt_mechanisms(f, c);
+	bench_scalegpu_mechanisms(f, c);
 	fprintf(f, "%s pages; %s CTA scheduling%s", ng_placement_name(c->placement),
 	       ng_sched_name(c->sched), c->steal ? " with stealing" : "");
 }
@@ -399,7 +399,7 @@ static void human_head(const struct ng_config *cfg, unsigned int nnodes,
 	char b1[32];
 
 	printf("system     %s (preset %s): %u GPUs x %u SMs on %u NUMA node%s, backend %s, %u worker thread%s%s\n",
-	       ng_bench_system_name(cfg), cfg->preset, cfg->gpus, cfg->sms,
+	       bench_system_name(cfg), cfg->preset, cfg->gpus, cfg->sms,
 	       nnodes, nnodes == 1 ? "" : "s", r->kmod ? "kmod" : "user",
 	       r->threads, r->threads == 1 ? "" : "s",
 	       cfg->deterministic ? " (deterministic)" : "");
@@ -419,12 +419,12 @@ static void human_head(const struct ng_config *cfg, unsigned int nnodes,
 	if (wl && wl->input)
 		printf("input      %s\n", wl->input);
 	printf("modeled    %-12s %8.1f GB/s\n",
-	       ng_fmt_dur(r->modeled_s, b1, sizeof(b1)), r->modeled_bw);
+	       fmt_dur(r->modeled_s, b1, sizeof(b1)), r->modeled_bw);
 	printf("wall       %-12s %8.2f GB/s (emulated)\n",
-	       ng_fmt_dur(r->wall_s, b1, sizeof(b1)), r->wall_bw);
+	       fmt_dur(r->wall_s, b1, sizeof(b1)), r->wall_bw);
 	if (r->has_native)
 		printf("native     %-12s %8.2f GB/s  ratio %.2f (emulated / native, best of 10, every CPU)\n",
-		       ng_fmt_dur(r->native_wall_s, b1, sizeof(b1)), r->native_bw,
+		       fmt_dur(r->native_wall_s, b1, sizeof(b1)), r->native_bw,
 		       r->ratio);
 	if (r->metric)
 		printf("calibrate  %s %.2f %s, configured %.2f %s, error %+.2f%%\n",
@@ -445,28 +445,28 @@ static void human_caches(const struct ng_config *cfg,
 		       ng_format_bytes(cfg->rdc_size, b1, sizeof(b1)),
 		       100 * r->mem_overhead, ng_coherence_name(cfg->coherence),
 		       100 * r->rdc_hit_rate,
-		       ng_fmt_si((double)(t->v[NG_CTR_RDC_HIT] + t->v[NG_CTR_RDC_MISS]), b2, sizeof(b2)),
-		       ng_fmt_si((double)t->v[NG_CTR_INV_MSGS], b3, sizeof(b3)),
+		       fmt_si((double)(t->v[NG_CTR_RDC_HIT] + t->v[NG_CTR_RDC_MISS]), b2, sizeof(b2)),
+		       fmt_si((double)t->v[NG_CTR_INV_MSGS], b3, sizeof(b3)),
 		       ng_format_bytes(r->fallback_bytes, b4, sizeof(b4)));
 	if (cfg->l1_size)
 		printf("l1         hit rate %.1f%% of %s loads, %.1f%% of %s remote ones\n",
 		       100 * frac(t->v[NG_CTR_L1_HIT], t->v[NG_CTR_L1_HIT] + t->v[NG_CTR_L1_MISS]),
-		       ng_fmt_si((double)(t->v[NG_CTR_L1_HIT] + t->v[NG_CTR_L1_MISS]), b1, sizeof(b1)),
+		       fmt_si((double)(t->v[NG_CTR_L1_HIT] + t->v[NG_CTR_L1_MISS]), b1, sizeof(b1)),
 		       100 * frac(t->v[NG_CTR_L1_RHIT], t->v[NG_CTR_L1_RHIT] + t->v[NG_CTR_L1_RMISS]),
-		       ng_fmt_si((double)(t->v[NG_CTR_L1_RHIT] + t->v[NG_CTR_L1_RMISS]), b2, sizeof(b2)));
+		       fmt_si((double)(t->v[NG_CTR_L1_RHIT] + t->v[NG_CTR_L1_RMISS]), b2, sizeof(b2)));
 	if (ng_dir_enabled(cfg))
 		printf("directory  L2 misses %s (%s cold); invalidations: %s write-initiated (%s hit), %s eviction-initiated (%s hit), %s races; %s evictions holding %.2f lines each; transactions %s requests, %s data\n",
-		       ng_fmt_si((double)t->v[NG_CTR_L2_MISS], b1, sizeof(b1)),
-		       ng_fmt_si((double)t->v[NG_CTR_L2_COLD], b2, sizeof(b2)),
-		       ng_fmt_si((double)t->v[NG_CTR_DIR_INV_WRITE], b3, sizeof(b3)),
-		       ng_fmt_si((double)t->v[NG_CTR_DIR_INV_WRITE_HIT], b4, sizeof(b4)),
-		       ng_fmt_si((double)t->v[NG_CTR_DIR_INV_EVICT], b5, sizeof(b5)),
-		       ng_fmt_si((double)t->v[NG_CTR_DIR_INV_EVICT_HIT], b6, sizeof(b6)),
-		       ng_fmt_si((double)t->v[NG_CTR_DIR_RACE], b7, sizeof(b7)),
-		       ng_fmt_si((double)t->v[NG_CTR_DIR_EVICT], b8, sizeof(b8)),
+		       fmt_si((double)t->v[NG_CTR_L2_MISS], b1, sizeof(b1)),
+		       fmt_si((double)t->v[NG_CTR_L2_COLD], b2, sizeof(b2)),
+		       fmt_si((double)t->v[NG_CTR_DIR_INV_WRITE], b3, sizeof(b3)),
+		       fmt_si((double)t->v[NG_CTR_DIR_INV_WRITE_HIT], b4, sizeof(b4)),
+		       fmt_si((double)t->v[NG_CTR_DIR_INV_EVICT], b5, sizeof(b5)),
+		       fmt_si((double)t->v[NG_CTR_DIR_INV_EVICT_HIT], b6, sizeof(b6)),
+		       fmt_si((double)t->v[NG_CTR_DIR_RACE], b7, sizeof(b7)),
+		       fmt_si((double)t->v[NG_CTR_DIR_EVICT], b8, sizeof(b8)),
 		       frac(t->v[NG_CTR_DIR_EVICT_LINES], t->v[NG_CTR_DIR_EVICT]),
-		       ng_fmt_si((double)t->v[NG_CTR_XACT_REQ], b9, sizeof(b9)),
-		       ng_fmt_si((double)t->v[NG_CTR_XACT_DATA], b10, sizeof(b10)));
+		       fmt_si((double)t->v[NG_CTR_XACT_REQ], b9, sizeof(b9)),
+		       fmt_si((double)t->v[NG_CTR_XACT_DATA], b10, sizeof(b10)));
 }
 
 /* The module's placement beside the model's, and its counters. */
@@ -511,9 +511,9 @@ static void human_gpus(const struct ng_bench_result *r)
 	}
 }
 
-void ng_bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
-			  const struct ng_bench_result *r,
-			  const struct ng_link_usage *links)
+void bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
+		       const struct ng_bench_result *r,
+		       const struct ng_link_usage *links)
 {
 	const struct ng_counters *t = &r->total;
 	char b1[32], b2[32], b3[32];
@@ -522,33 +522,33 @@ void ng_bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
 	       r->verified ? "verified" : "FAILED", r->verify);
 	human_head(cfg, nnodes, r);
 	printf("accesses   %s line requests: local %.1f%%, remote %.1f%%, host %.1f%%",
-	       ng_fmt_si((double)t->v[NG_CTR_REQ], b1, sizeof(b1)),
+	       fmt_si((double)t->v[NG_CTR_REQ], b1, sizeof(b1)),
 	       100 * r->local_frac, 100 * r->remote_frac, 100 * r->host_frac);
 	/* what 64-lane wavefronts saved: lines both halves loaded */
 	if (cfg->warp_width == 64)
 		printf("; %s lines a wavefront's halves shared",
-		       ng_fmt_si((double)t->v[NG_CTR_WAVE_SHARED], b1,
-				 sizeof(b1)));
+		       fmt_si((double)t->v[NG_CTR_WAVE_SHARED], b1,
+			      sizeof(b1)));
 	printf("\n");
 	printf("compute    %.3g G warp instructions; SMs issued arithmetic %.1f%% of their time (100%%: compute-bound)\n",
 	       (double)t->v[NG_CTR_INSTS] / 1e9, 100 * r->compute_frac);
 	if (r->has_sharing) {
 		printf("sharing    (CARVE Fig. 4)\n");
-		ng_bench_sharing_human(&r->sharing, "             ");
+		bench_sharing_human(&r->sharing, "             ");
 	}
 	if (r->has_pageacc)
-		ng_bench_pageacc_human(&r->pageacc);
-	ng_bench_coda_plan_human(cfg, r);
+		bench_pageacc_human(&r->pageacc);
+	bench_coda_plan_human(cfg, r);
 	/* the L2 sees every load not homed on its GPU: remote and host */
 	printf("link       %s over inter-GPU links; L2 hit rate %.1f%% of %s %s loads\n",
 	       ng_format_bytes(r->link_bytes, b1, sizeof(b1)), 100 * r->l2_hit_rate,
-	       ng_fmt_si((double)(t->v[NG_CTR_L2_HIT] + t->v[NG_CTR_L2_MISS]), b2, sizeof(b2)),
+	       fmt_si((double)(t->v[NG_CTR_L2_HIT] + t->v[NG_CTR_L2_MISS]), b2, sizeof(b2)),
 	       !r->host_frac ? "remote" : !r->remote_frac ? "host" : "remote and host");
-	ng_bench_links_human(links);
+	bench_links_human(links);
 	human_caches(cfg, r);
-	ng_bench_dualopt_human(cfg, r);
-	ng_bench_scalegpu_human(cfg, r);
-	ng_bench_copies_human(cfg, r);
+	bench_dualopt_human(cfg, r);
+	bench_scalegpu_human(cfg, r);
+	bench_copies_human(cfg, r);
 	if (cfg->replicate != NG_REPL_NONE)
 		printf("replicate  %s: %llu pages replicated (%s, %.1f%% of the footprint), %llu collapsed\n",
 		       ng_replicate_name(cfg->replicate),
@@ -559,7 +559,7 @@ void ng_bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
 	if (r->kmod)
 		human_kmod(r);
 	printf("throughput %s line requests/s per worker thread, %s line requests/s per busy CPU\n",
-	       ng_fmt_si(r->req_per_s_per_worker, b3, sizeof(b3)),
-	       ng_fmt_si(r->req_per_s_per_cpu, b2, sizeof(b2)));
+	       fmt_si(r->req_per_s_per_worker, b3, sizeof(b3)),
+	       fmt_si(r->req_per_s_per_cpu, b2, sizeof(b2)));
 	human_gpus(r);
 }

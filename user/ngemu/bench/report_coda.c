@@ -17,7 +17,7 @@ static double share(uint64_t a, uint64_t b)
 	return b ? (double)a / (double)b : 0;
 }
 
-void ng_bench_pageacc_json(struct ng_json *j, const struct ng_pageacc *p)
+void bench_pageacc_json(struct ng_json *j, const struct ng_pageacc *p)
 {
 	ng_json_object_begin(j);
 	ng_json_kv_uint(j, "touched", p->pages);
@@ -29,7 +29,7 @@ void ng_bench_pageacc_json(struct ng_json *j, const struct ng_pageacc *p)
 	ng_json_object_end(j);
 }
 
-void ng_bench_pageacc_human(const struct ng_pageacc *p)
+void bench_pageacc_human(const struct ng_pageacc *p)
 {
 	printf("pages      %llu touched: %.1f%% by one block, %.1f%% by one GPU, %.1f%% by several GPUs: %s (CODA Table 2)\n",
 	       (unsigned long long)p->pages, 100 * share(p->one_block, p->pages),
@@ -39,8 +39,8 @@ void ng_bench_pageacc_human(const struct ng_pageacc *p)
 }
 
 /* The structures' B from the profile, and the chunk each got. */
-void ng_bench_coda_plan_human(const struct ng_config *cfg,
-			      const struct ng_bench_result *r)
+void bench_coda_plan_human(const struct ng_config *cfg,
+			   const struct ng_bench_result *r)
 {
 	char b1[32], b2[32], b3[32];
 
@@ -66,7 +66,7 @@ void ng_bench_coda_plan_human(const struct ng_config *cfg,
 	printf("\n");
 }
 
-void ng_bench_coda_plan_json(struct ng_json *j, const struct ng_bench_result *r)
+void bench_coda_plan_json(struct ng_json *j, const struct ng_bench_result *r)
 {
 	if (!r->ncoda)
 		return;

@@ -15,12 +15,12 @@ static double frac(uint64_t a, uint64_t b)
 	return b ? (double)a / (double)b : 0;
 }
 
-bool ng_bench_dualopt_on(const struct ng_config *c)
+bool bench_dualopt_on(const struct ng_config *c)
 {
 	return c->remote_opt != NG_RO_OFF || c->migrate != NG_MIGRATE_OFF;
 }
 
-void ng_bench_dualopt_mechanisms(FILE *f, const struct ng_config *c)
+void bench_dualopt_mechanisms(FILE *f, const struct ng_config *c)
 {
 	char b1[32];
 
@@ -57,15 +57,15 @@ static void measure_json(struct ng_json *j, const struct ng_de_gpu *g)
 	ng_json_object_end(j);
 }
 
-void ng_bench_dualopt_json(struct ng_json *j, const struct ng_config *cfg,
-			   const struct ng_bench_result *r)
+void bench_dualopt_json(struct ng_json *j, const struct ng_config *cfg,
+			const struct ng_bench_result *r)
 {
 	const struct ng_counters *t = &r->total;
 
 	if (r->has_de)
 		ng_json_kv_string(j, "class", ng_class_name(r->de.cls));
 	ng_json_kv_double(j, "remote_latency_ns", r->remote_latency_ns);
-	if (!ng_bench_dualopt_on(cfg))
+	if (!bench_dualopt_on(cfg))
 		return;
 	ng_json_key(j, "dualopt");
 	ng_json_object_begin(j);
@@ -93,26 +93,26 @@ void ng_bench_dualopt_json(struct ng_json *j, const struct ng_config *cfg,
 	ng_json_object_end(j);
 }
 
-void ng_bench_dualopt_human(const struct ng_config *cfg,
-			    const struct ng_bench_result *r)
+void bench_dualopt_human(const struct ng_config *cfg,
+			 const struct ng_bench_result *r)
 {
 	const struct ng_counters *t = &r->total;
 	char b1[32], b2[32], b3[32], b4[32], b5[32];
 
-	if (!ng_bench_dualopt_on(cfg))
+	if (!bench_dualopt_on(cfg))
 		return;
 	printf("dualopt    remote loads %.0f ns on average; fine-grained %s (%s units), CoDec %s packets of %.2f (%s on timeout); RDMA cache hit rate %.1f%% of %s\n",
 	       r->remote_latency_ns,
-	       ng_fmt_si((double)t->v[NG_CTR_FINE_REQ], b1, sizeof(b1)),
-	       ng_fmt_si((double)t->v[NG_CTR_FINE_UNITS], b2, sizeof(b2)),
-	       ng_fmt_si((double)t->v[NG_CTR_CODEC_PKTS], b3, sizeof(b3)),
+	       fmt_si((double)t->v[NG_CTR_FINE_REQ], b1, sizeof(b1)),
+	       fmt_si((double)t->v[NG_CTR_FINE_UNITS], b2, sizeof(b2)),
+	       fmt_si((double)t->v[NG_CTR_CODEC_PKTS], b3, sizeof(b3)),
 	       frac(t->v[NG_CTR_CODEC_XACTS], t->v[NG_CTR_CODEC_PKTS]),
-	       ng_fmt_si((double)(t->v[NG_CTR_CODEC_PKTS] - t->v[NG_CTR_CODEC_FULL]),
-			 b4, sizeof(b4)),
+	       fmt_si((double)(t->v[NG_CTR_CODEC_PKTS] - t->v[NG_CTR_CODEC_FULL]),
+		      b4, sizeof(b4)),
 	       100 * frac(t->v[NG_CTR_RDMA_HIT],
 			  t->v[NG_CTR_RDMA_HIT] + t->v[NG_CTR_RDMA_MISS]),
-	       ng_fmt_si((double)(t->v[NG_CTR_RDMA_HIT] + t->v[NG_CTR_RDMA_MISS]),
-			 b5, sizeof(b5)));
+	       fmt_si((double)(t->v[NG_CTR_RDMA_HIT] + t->v[NG_CTR_RDMA_MISS]),
+		      b5, sizeof(b5)));
 	if (cfg->migrate != NG_MIGRATE_OFF)
 		printf("migrate    %llu pages moved on a first remote touch (%s)\n",
 		       (unsigned long long)t->v[NG_CTR_MIG_PAGES],

@@ -38,7 +38,7 @@ static void server_json(struct ng_json *j, const struct ng_link_usage *u,
 	ng_json_object_end(j);
 }
 
-void ng_bench_links_json(struct ng_json *j, const struct ng_link_usage *u)
+void bench_links_json(struct ng_json *j, const struct ng_link_usage *u)
 {
 	ng_json_object_begin(j);
 	ng_json_kv_string(j, "topology", ng_topology_names[u->topology]);
@@ -70,7 +70,7 @@ void ng_bench_links_json(struct ng_json *j, const struct ng_link_usage *u)
 /* The pair matrix fits a screen up to this many GPUs. */
 #define PAIRS_SHOWN	4
 
-void ng_bench_links_human(const struct ng_link_usage *u)
+void bench_links_human(const struct ng_link_usage *u)
 {
 	const struct ng_link_server *s;
 	bool mesh = u->topology == NG_TOPO_MESH;
@@ -90,8 +90,8 @@ void ng_bench_links_human(const struct ng_link_usage *u)
 	printf("fabric     %s: busiest %s, %.1f%% busy (%s) over the kernels' %s; the %u %s %.1f%% busy on average\n",
 	       ng_topology_names[u->topology], b1, 100 * ng_link_util(u, s),
 	       ng_format_bytes(s->bytes, b2, sizeof(b2)),
-	       ng_fmt_dur((double)u->ticks / NG_TICKS_PER_NS * 1e-9, b3,
-			  sizeof(b3)),
+	       fmt_dur((double)u->ticks / NG_TICKS_PER_NS * 1e-9, b3,
+		       sizeof(b3)),
 	       u->nservers, mesh ? "links" : "ports", 100 * mean_util(u));
 	if (u->ngpus > PAIRS_SHOWN)
 		return;

@@ -17,7 +17,7 @@ static bool sg_on(const struct ng_config *c)
 	return c->device_mem || c->device_mem_pct > 0;
 }
 
-void ng_bench_scalegpu_mechanisms(FILE *f, const struct ng_config *c)
+void bench_scalegpu_mechanisms(FILE *f, const struct ng_config *c)
 {
 	char b1[32];
 
@@ -32,8 +32,8 @@ void ng_bench_scalegpu_mechanisms(FILE *f, const struct ng_config *c)
 	       c->tag_bytes, c->tmh_queue, c->tmh_scoreboard, c->tmh_units);
 }
 
-void ng_bench_scalegpu_human(const struct ng_config *cfg,
-			     const struct ng_bench_result *r)
+void bench_scalegpu_human(const struct ng_config *cfg,
+			  const struct ng_bench_result *r)
 {
 	const struct ng_counters *t = &r->total;
 	uint64_t hits = t->v[NG_CTR_SG_HIT], miss = t->v[NG_CTR_SG_MISS];
@@ -43,19 +43,19 @@ void ng_bench_scalegpu_human(const struct ng_config *cfg,
 		return;
 	printf("scalegpu   tag hit rate %.1f%% of %s reads and atomics; %s rows fetched (%s misses waited for them), %s evicted; writes %s cold, %s relayed on conflict; host link %s; SM time held by a full TMH %.1f us\n",
 	       hits + miss ? 100.0 * (double)hits / (double)(hits + miss) : 0,
-	       ng_fmt_si((double)(hits + miss), b1, sizeof(b1)),
-	       ng_fmt_si((double)t->v[NG_CTR_SG_FETCH], b2, sizeof(b2)),
-	       ng_fmt_si((double)miss, b3, sizeof(b3)),
-	       ng_fmt_si((double)t->v[NG_CTR_SG_EVICT], b4, sizeof(b4)),
-	       ng_fmt_si((double)t->v[NG_CTR_SG_COLD_WR], b5, sizeof(b5)),
-	       ng_fmt_si((double)t->v[NG_CTR_SG_CONFL_WR], b6, sizeof(b6)),
+	       fmt_si((double)(hits + miss), b1, sizeof(b1)),
+	       fmt_si((double)t->v[NG_CTR_SG_FETCH], b2, sizeof(b2)),
+	       fmt_si((double)miss, b3, sizeof(b3)),
+	       fmt_si((double)t->v[NG_CTR_SG_EVICT], b4, sizeof(b4)),
+	       fmt_si((double)t->v[NG_CTR_SG_COLD_WR], b5, sizeof(b5)),
+	       fmt_si((double)t->v[NG_CTR_SG_CONFL_WR], b6, sizeof(b6)),
 	       ng_format_bytes(t->v[NG_CTR_HOST_BYTES], b7, sizeof(b7)),
 	       (double)t->v[NG_CTR_SG_STALL] / NG_TICKS_PER_NS / 1e3);
 }
 
 /* host-copies: the run's time as H2D, kernels, D2H (ScaleGPU Fig. 3). */
-void ng_bench_copies_human(const struct ng_config *cfg,
-			   const struct ng_bench_result *r)
+void bench_copies_human(const struct ng_config *cfg,
+			const struct ng_bench_result *r)
 {
 	char b1[32], b2[32], b3[32], b4[32], b5[32];
 
@@ -63,15 +63,15 @@ void ng_bench_copies_human(const struct ng_config *cfg,
 		return;
 	printf("copies     %s: H2D %s (%s), kernels %s, D2H %s (%s)\n",
 	       ng_host_copies_names[cfg->host_copies],
-	       ng_fmt_dur(r->h2d_s, b1, sizeof(b1)),
+	       fmt_dur(r->h2d_s, b1, sizeof(b1)),
 	       ng_format_bytes(r->h2d_bytes, b2, sizeof(b2)),
-	       ng_fmt_dur(r->kernel_s, b3, sizeof(b3)),
-	       ng_fmt_dur(r->d2h_s, b4, sizeof(b4)),
+	       fmt_dur(r->kernel_s, b3, sizeof(b3)),
+	       fmt_dur(r->d2h_s, b4, sizeof(b4)),
 	       ng_format_bytes(r->d2h_bytes, b5, sizeof(b5)));
 }
 
-void ng_bench_copies_json(struct ng_json *j, const struct ng_config *cfg,
-			  const struct ng_bench_result *r)
+void bench_copies_json(struct ng_json *j, const struct ng_config *cfg,
+		       const struct ng_bench_result *r)
 {
 	if (cfg->host_copies == NG_COPIES_NONE)
 		return;

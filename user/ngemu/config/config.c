@@ -128,7 +128,7 @@ static void print_directory(const struct ng_config *c)
 	       100.0 * (double)g.storage_bits / 8 / (double)c->l2_size);
 }
 
-int ng_cmd_config(int argc, char **argv)
+int cmd_config(int argc, char **argv)
 {
 	char *rest[256];
 	struct ng_config cfg;
@@ -137,7 +137,7 @@ int ng_cmd_config(int argc, char **argv)
 	int nrest = 0;
 
 	if (argc > 256)
-		return ng_usage_error("config", "too many arguments");
+		return usage_error("config", "too many arguments");
 	for (int i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			config_usage(stdout);
@@ -146,7 +146,7 @@ int ng_cmd_config(int argc, char **argv)
 	if (ng_config_from_args(&cfg, argc, argv, rest,
 				(int)(sizeof(rest) / sizeof(rest[0])), &nrest,
 				err, sizeof(err)))
-		return ng_usage_error("config", "%s", err);
+		return usage_error("config", "%s", err);
 	for (int i = 0; i < nrest; i++) {
 		if (!strcmp(rest[i], "--show"))
 			continue;
@@ -159,16 +159,16 @@ int ng_cmd_config(int argc, char **argv)
 		else if (!strcmp(rest[i], "--papers"))
 			papers = true;
 		else if (rest[i][0] == '-')
-			return ng_usage_error("config", "unknown option '%s'",
-					      rest[i]);
+			return usage_error("config", "unknown option '%s'",
+					   rest[i]);
 		else
-			return ng_usage_error("config", "unexpected argument '%s'",
-					      rest[i]);
+			return usage_error("config", "unexpected argument '%s'",
+					   rest[i]);
 	}
 	if (presets)
 		return print_presets();
 	if (papers) {
-		ng_cmp_help(stdout);
+		cmp_help(stdout);
 		return NG_EXIT_OK;
 	}
 	if (comps) {

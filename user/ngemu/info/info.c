@@ -169,7 +169,7 @@ static void print_json(const struct ng_topology *t,
 	ng_json_finish(&j);
 }
 
-int ng_cmd_info(int argc, char **argv)
+int cmd_info(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "backend", required_argument, NULL, 'b' },
@@ -193,7 +193,7 @@ int ng_cmd_info(int argc, char **argv)
 		case 'b':
 			c = ng_backend_parse(optarg);
 			if (c < 0)
-				return ng_usage_error("info",
+				return usage_error("info",
 					"--backend: '%s' is not auto, kmod or user",
 					optarg);
 			opts.backend = (enum ng_backend)c;
@@ -211,16 +211,16 @@ int ng_cmd_info(int argc, char **argv)
 			info_usage(stdout);
 			return NG_EXIT_OK;
 		case ':':
-			return ng_usage_error("info", "option '%s' needs a value",
-					      argv[optind - 1]);
+			return usage_error("info", "option '%s' needs a value",
+					   argv[optind - 1]);
 		default:
-			return ng_usage_error("info", "unknown option '%s'",
-					      argv[optind - 1]);
+			return usage_error("info", "unknown option '%s'",
+					   argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
-		return ng_usage_error("info", "unexpected argument '%s'",
-				      argv[optind]);
+		return usage_error("info", "unexpected argument '%s'",
+				   argv[optind]);
 
 	if (ng_topology_probe(&topo, &opts, err, sizeof(err))) {
 		fprintf(stderr, "ngemu info: %s\n", err);

@@ -191,8 +191,8 @@ static int mem_choose(struct mem_ctx *m)
 		if (!want)
 			continue;
 		if (g >= m->t->ngpus)
-			return ng_usage_error("mem", "--gpus: no GPU %u (%u GPUs)",
-					      g, m->t->ngpus);
+			return usage_error("mem", "--gpus: no GPU %u (%u GPUs)",
+					   g, m->t->ngpus);
 		m->chosen[m->nchosen++] = g;
 	}
 	return 0;
@@ -437,9 +437,9 @@ static int mem_run(struct mem_opts *o)
 	if (mem_where(m, addrs))
 		goto out;
 	if (o->json)
-		ng_mem_print_json(o, &m->b, m->t, r);
+		mem_print_json(o, &m->b, m->t, r);
 	else
-		ng_mem_print_human(o, &m->b, m->t, r);
+		mem_print_human(o, &m->b, m->t, r);
 	ret = fflush(stdout) ? NG_EXIT_FAIL : NG_EXIT_OK;
 out:
 	free(addrs);
@@ -464,20 +464,20 @@ static int mem_option(struct mem_opts *o, int c, char **argv)
 	case 'm':
 		o->mode = ng_kbuf_mode_parse(optarg);
 		if (o->mode < 0)
-			return ng_usage_error("mem",
+			return usage_error("mem",
 				"--mode: '%s' is not first-touch, fgp, cgp, cgp-chunk or host",
 				optarg);
 		break;
 	case 'p':
 		if (parse_u64(optarg, false, &o->pages) || !o->pages ||
 		    o->pages > MEM_MAX_PAGES)
-			return ng_usage_error("mem",
+			return usage_error("mem",
 				"--pages: '%s' is not a number from 1 to %d",
 				optarg, MEM_MAX_PAGES);
 		break;
 	case 't':
 		if (parse_u64(optarg, false, &v) || v >= 0xffffffffULL)
-			return ng_usage_error("mem",
+			return usage_error("mem",
 				"--target: '%s' is not a GPU or node number",
 				optarg);
 		o->target = (uint32_t)v;
@@ -485,13 +485,13 @@ static int mem_option(struct mem_opts *o, int c, char **argv)
 		break;
 	case 'c':
 		if (parse_u64(optarg, true, &o->chunk) || !o->chunk)
-			return ng_usage_error("mem",
+			return usage_error("mem",
 				"--chunk: '%s' is not a size", optarg);
 		break;
 	case 'g':
 		if (ng_cpulist_parse(optarg, o->gpus) ||
 		    !ng_cpumask_weight(o->gpus))
-			return ng_usage_error("mem",
+			return usage_error("mem",
 				"--gpus: '%s' is not a GPU list", optarg);
 		o->gpus_set = true;
 		break;
@@ -507,7 +507,7 @@ static int mem_option(struct mem_opts *o, int c, char **argv)
 	case 'M':
 	case 'P':
 		if (parse_u64(optarg, false, &v) || v >= NUMAGPU_MAX_GPUS)
-			return ng_usage_error("mem",
+			return usage_error("mem",
 				"--%s: '%s' is not a GPU number",
 				c == 'M' ? "migrate" : "prefetch", optarg);
 		if (c == 'M')
@@ -525,16 +525,16 @@ static int mem_option(struct mem_opts *o, int c, char **argv)
 		mem_usage(stdout);
 		return NG_EXIT_OK;
 	case ':':
-		return ng_usage_error("mem", "option '%s' needs a value",
-				      argv[optind - 1]);
+		return usage_error("mem", "option '%s' needs a value",
+				   argv[optind - 1]);
 	default:
-		return ng_usage_error("mem", "unknown option '%s'",
-				      argv[optind - 1]);
+		return usage_error("mem", "unknown option '%s'",
+				   argv[optind - 1]);
 	}
 	return -1;
 }
 
-int ng_cmd_mem(int argc, char **argv)
+int cmd_mem(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "mode", required_argument, NULL, 'm' },
@@ -565,16 +565,16 @@ int ng_cmd_mem(int argc, char **argv)
 			return ret;
 	}
 	if (optind < argc)
-		return ng_usage_error("mem", "unexpected argument '%s'",
-				      argv[optind]);
+		return usage_error("mem", "unexpected argument '%s'",
+				   argv[optind]);
 	if (o.target_set && o.mode != NUMAGPU_MODE_CGP &&
 	    o.mode != NUMAGPU_MODE_HOST)
-		return ng_usage_error("mem", "--target is for cgp and host");
+		return usage_error("mem", "--target is for cgp and host");
 	if (o.chunk && o.mode != NUMAGPU_MODE_CGP_CHUNK)
-		return ng_usage_error("mem", "--chunk is for cgp-chunk");
+		return usage_error("mem", "--chunk is for cgp-chunk");
 	for (unsigned int w = 0; w < NUMAGPU_CPUMASK_WORDS; w++)
 		if (o.gpus[w] & (w ? ~0ULL : ~0ULL << NUMAGPU_MAX_GPUS))
-			return ng_usage_error("mem", "--gpus: GPUs are 0 to %d",
-					      NUMAGPU_MAX_GPUS - 1);
+			return usage_error("mem", "--gpus: GPUs are 0 to %d",
+					   NUMAGPU_MAX_GPUS - 1);
 	return mem_run(&o);
 }

@@ -40,14 +40,14 @@ struct mem_result {
 };
 
 /* GPU index of a node, -1 for a node that is not a GPU. */
-int ng_mem_node_gpu(const struct numagpu_topology *t, unsigned int node);
+int mem_node_gpu(const struct numagpu_topology *t, unsigned int node);
 
 /* report.c */
-void ng_mem_print_human(const struct mem_opts *o, const struct ng_kbuf *b,
-			const struct numagpu_topology *t,
-			const struct mem_result *r);
-void ng_mem_print_json(const struct mem_opts *o, const struct ng_kbuf *b,
-		       const struct numagpu_topology *t,
-		       const struct mem_result *r);
+void mem_print_human(const struct mem_opts *o, const struct ng_kbuf *b,
+		     const struct numagpu_topology *t,
+		     const struct mem_result *r);
+void mem_print_json(const struct mem_opts *o, const struct ng_kbuf *b,
+		    const struct numagpu_topology *t,
+		    const struct mem_result *r);
 
 #endif /* NGEMU_CMD_MEM_H */

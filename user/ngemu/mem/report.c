@@ -8,7 +8,7 @@
 #include "ngemu/util/format.h"
 #include "ngemu/util/json.h"
 
-int ng_mem_node_gpu(const struct numagpu_topology *t, unsigned int node)
+int mem_node_gpu(const struct numagpu_topology *t, unsigned int node)
 {
 	for (unsigned int g = 0; g < t->ngpus; g++)
 		if (t->gpu[g].node == node)
@@ -16,9 +16,9 @@ int ng_mem_node_gpu(const struct numagpu_topology *t, unsigned int node)
 	return -1;
 }
 
-void ng_mem_print_human(const struct mem_opts *o, const struct ng_kbuf *b,
-			const struct numagpu_topology *t,
-			const struct mem_result *r)
+void mem_print_human(const struct mem_opts *o, const struct ng_kbuf *b,
+		     const struct numagpu_topology *t,
+		     const struct mem_result *r)
 {
 	unsigned int n = b->ngpus;
 	char size[32];
@@ -44,7 +44,7 @@ void ng_mem_print_human(const struct mem_opts *o, const struct ng_kbuf *b,
 				snprintf(cell, sizeof(cell), "-");
 			else
 				snprintf(cell, sizeof(cell), "%u[%d]%s%s%s",
-					 l->node, ng_mem_node_gpu(t, l->node),
+					 l->node, mem_node_gpu(t, l->node),
 					 l->flags & NUMAGPU_LOC_FALLBACK ?
 					 "*" : "",
 					 l->flags & NUMAGPU_LOC_PINNED ?
@@ -89,9 +89,9 @@ void ng_mem_print_human(const struct mem_opts *o, const struct ng_kbuf *b,
 	printf("\n");
 }
 
-void ng_mem_print_json(const struct mem_opts *o, const struct ng_kbuf *b,
-		       const struct numagpu_topology *t,
-		       const struct mem_result *r)
+void mem_print_json(const struct mem_opts *o, const struct ng_kbuf *b,
+		    const struct numagpu_topology *t,
+		    const struct mem_result *r)
 {
 	struct ng_json j;
 
@@ -119,7 +119,7 @@ void ng_mem_print_json(const struct mem_opts *o, const struct ng_kbuf *b,
 		else
 			ng_json_int(&j, -1);
 		ng_json_kv_int(&j, "gpu", l->flags & NUMAGPU_LOC_POPULATED ?
-			    ng_mem_node_gpu(t, l->node) : -1);
+			    mem_node_gpu(t, l->node) : -1);
 		ng_json_kv_int(&j, "kernel_node", r->kernel_node[p]);
 		ng_json_kv_bool(&j, "fallback", l->flags & NUMAGPU_LOC_FALLBACK);
 		ng_json_kv_uint(&j, "replicas", NUMAGPU_LOC_REPLICAS(l->flags));

@@ -27,7 +27,7 @@
 
 #define CPY(dst, src)	snprintf((dst), sizeof(dst), "%s", (src))
 
-const char *const ng_rp_mean_names[4] = {
+const char *const rp_mean_names[4] = {
 	[RP_GMEAN] = "gmean", [RP_AMEAN] = "amean", [RP_HMEAN] = "hmean",
 	[RP_SUMS] = "sums",
 };
@@ -53,7 +53,7 @@ static bool metric_mean(const char *f, char *metric, size_t len,
 	snprintf(metric, len, "%.*s", (int)(sp - f), f);
 	sp += strspn(sp, " ");
 	for (unsigned int i = 0; i < 4; i++)
-		if (!strcmp(sp, ng_rp_mean_names[i])) {
+		if (!strcmp(sp, rp_mean_names[i])) {
 			*mean = (enum rp_mean_kind)i;
 			return metric_ok(metric);
 		}
@@ -270,8 +270,8 @@ static int check_figs(const char *path, struct rp_paper *p)
 		if (!m && !f->key[0])
 			m = missing(f->ref, p->systems);
 		if (m)
-			return ng_usage_error("reproduce", "%s: figure %s: '%s' is not in the experiment's workloads or systems",
-					      path, f->id, m);
+			return usage_error("reproduce", "%s: figure %s: '%s' is not in the experiment's workloads or systems",
+					   path, f->id, m);
 	}
 	for (unsigned int i = 0; i < p->n; i++) {
 		const struct rp_claim *c = &p->c[i];
@@ -282,8 +282,8 @@ static int check_figs(const char *path, struct rp_paper *p)
 		if (!m)
 			m = missing(c->ref, p->systems);
 		if (m || !c->sys[0])
-			return ng_usage_error("reproduce", "%s: claim %s: '%s' is not in the experiment's workloads or systems",
-					      path, c->id, m ? m : "");
+			return usage_error("reproduce", "%s: claim %s: '%s' is not in the experiment's workloads or systems",
+					   path, c->id, m ? m : "");
 	}
 	for (unsigned int i = 0; i < p->nval; i++) {
 		const struct rp_val *x = &p->v[i];
@@ -293,15 +293,15 @@ static int check_figs(const char *path, struct rp_paper *p)
 			if (!strcmp(p->f[j].id, x->fig))
 				f = &p->f[j];
 		if (!f)
-			return ng_usage_error("reproduce", "%s: paper %s: no such figure",
-					      path, x->fig);
+			return usage_error("reproduce", "%s: paper %s: no such figure",
+					   path, x->fig);
 		if (strcmp(x->row, "mean") &&
 		    !in_list(f->wls[0] ? f->wls : p->workloads, x->row))
-			return ng_usage_error("reproduce", "%s: paper %s: '%s' is not a workload of the figure",
-					      path, x->fig, x->row);
+			return usage_error("reproduce", "%s: paper %s: '%s' is not a workload of the figure",
+					   path, x->fig, x->row);
 		if (!in_list(f->key[0] ? f->vals : f->sys, x->col))
-			return ng_usage_error("reproduce", "%s: paper %s: '%s' is not a column of the figure",
-					      path, x->fig, x->col);
+			return usage_error("reproduce", "%s: paper %s: '%s' is not a column of the figure",
+					   path, x->fig, x->col);
 	}
 	return 0;
 }
@@ -323,7 +323,7 @@ static const char *line_form(const char *kind)
 	return "a line is title, preset, reference, workloads, systems, claim, figure, sweep, paper or note";
 }
 
-int ng_rp_parse(FILE *f, const char *path, struct rp_paper *p)
+int rp_parse(FILE *f, const char *path, struct rp_paper *p)
 {
 	char line[1024];
 	unsigned int ln = 0;
@@ -360,13 +360,13 @@ int ng_rp_parse(FILE *f, const char *path, struct rp_paper *p)
 		else
 			bad = -1;
 		if (bad)
-			return ng_usage_error("reproduce", "%s:%u: cannot read this '%s' line (%s)",
-					      path, ln, line, line_form(line));
+			return usage_error("reproduce", "%s:%u: cannot read this '%s' line (%s)",
+					   path, ln, line, line_form(line));
 	}
 	if (!p->preset[0] || !p->ref[0] || !p->workloads[0] || !p->systems[0] ||
 	    !p->n)
-		return ng_usage_error("reproduce", "%s: needs preset, reference, workloads, systems and a claim",
-				      path);
+		return usage_error("reproduce", "%s: needs preset, reference, workloads, systems and a claim",
+				   path);
 	for (unsigned int i = 0; i < p->n; i++)
 		if (!p->c[i].ref[0])
 			CPY(p->c[i].ref, p->ref);
@@ -403,8 +403,8 @@ static double count(char *const *fld, int k, const int *col, int c)
 	return i >= 0 && i < k && fld[i][0] ? strtod(fld[i], NULL) : -1;
 }
 
-unsigned int ng_rp_read_rows(const char *dir, struct rp_row *r,
-			     unsigned int max)
+unsigned int rp_read_rows(const char *dir, struct rp_row *r,
+			  unsigned int max)
 {
 	char path[1024], line[1024];
 	int col[RC_N], key = -1;
@@ -454,9 +454,9 @@ unsigned int ng_rp_read_rows(const char *dir, struct rp_row *r,
 	return n;
 }
 
-const struct rp_row *ng_rp_row(const struct rp_row *r, unsigned int n,
-			       const char *wl, const char *sys,
-			       const char *key)
+const struct rp_row *rp_find_row(const struct rp_row *r, unsigned int n,
+				 const char *wl, const char *sys,
+				 const char *key)
 {
 	for (unsigned int i = 0; i < n; i++)
 		if (!strcmp(r[i].wl, wl) && !strcmp(r[i].sys, sys) &&
@@ -465,16 +465,16 @@ const struct rp_row *ng_rp_row(const struct rp_row *r, unsigned int n,
 	return NULL;
 }
 
-double ng_rp_ratio(const char *metric, const struct rp_row *a,
-		   const struct rp_row *b)
+double rp_ratio(const char *metric, const struct rp_row *a,
+		const struct rp_row *b)
 {
 	double num, den;
 
-	return ng_rp_parts(metric, a, b, &num, &den) ? num / den : NAN;
+	return rp_parts(metric, a, b, &num, &den) ? num / den : NAN;
 }
 
-bool ng_rp_parts(const char *metric, const struct rp_row *a,
-		 const struct rp_row *b, double *nump, double *denp)
+bool rp_parts(const char *metric, const struct rp_row *a,
+	      const struct rp_row *b, double *nump, double *denp)
 {
 	double num, den;
 
@@ -505,13 +505,13 @@ bool ng_rp_parts(const char *metric, const struct rp_row *a,
 	return num >= 0 && den > 0;
 }
 
-bool ng_rp_mean_add(struct rp_mean *m, const struct rp_row *a,
-		    const struct rp_row *b)
+bool rp_mean_add(struct rp_mean *m, const struct rp_row *a,
+		 const struct rp_row *b)
 {
 	double num, den, x;
 
 	if (!a || !b || !a->verified || !b->verified ||
-	    !ng_rp_parts(m->metric, a, b, &num, &den))
+	    !rp_parts(m->metric, a, b, &num, &den))
 		return false;
 	x = num / den;
 	/* the log of 0, the reciprocal of 0: no value for these means */
@@ -536,7 +536,7 @@ bool ng_rp_mean_add(struct rp_mean *m, const struct rp_row *a,
 	return true;
 }
 
-double ng_rp_mean(const struct rp_mean *m)
+double rp_mean_value(const struct rp_mean *m)
 {
 	if (!m->k)
 		return NAN;

@@ -39,8 +39,8 @@ static unsigned int items(const char *l, char *buf, size_t len, char **v,
 	return n;
 }
 
-int ng_rp_run_sweeps(const char *out, const struct rp_paper *p,
-		     char **base, int nbase, size_t *missing)
+int rp_run_sweeps(const char *out, const struct rp_paper *p,
+		  char **base, int nbase, size_t *missing)
 {
 	char dir[1024], sys[80], grid[320], fixed[160], keys[8][52], *v[600];
 	int worst = NG_EXIT_OK;
@@ -58,7 +58,7 @@ int ng_rp_run_sweeps(const char *out, const struct rp_paper *p,
 
 		if (!f->key[0])
 			continue;
-		if (ng_interrupted())
+		if (interrupted())
 			break;
 		snprintf(dir, sizeof(dir), "%s/sweeps/%s", out, f->id);
 		if (strcmp(f->sys, f->ref))
@@ -92,7 +92,7 @@ int ng_rp_run_sweeps(const char *out, const struct rp_paper *p,
 		v[n] = NULL;
 		fflush(stdout);
 		fprintf(stderr, "ngemu reproduce: %s (%s)\n", f->id, f->source);
-		ret = ng_sweep_main(n, v, missing);
+		ret = sweep_main(n, v, missing);
 		if (ret > worst)
 			worst = ret;
 	}
@@ -132,11 +132,11 @@ static void rows(const struct rp_fig *f, const struct rp_row *r,
 		 const struct rp_row **a, const struct rp_row **b)
 {
 	if (f->key[0]) {
-		*a = ng_rp_row(r, n, wl, f->sys, c);
-		*b = ng_rp_row(r, n, wl, f->ref, f->ref_at[0] ? f->ref_at : c);
+		*a = rp_find_row(r, n, wl, f->sys, c);
+		*b = rp_find_row(r, n, wl, f->ref, f->ref_at[0] ? f->ref_at : c);
 	} else {
-		*a = ng_rp_row(r, n, wl, c, "");
-		*b = ng_rp_row(r, n, wl, f->ref, "");
+		*a = rp_find_row(r, n, wl, c, "");
+		*b = rp_find_row(r, n, wl, f->ref, "");
 	}
 }
 
@@ -147,7 +147,7 @@ static double value(const struct rp_fig *f, const struct rp_row *r,
 
 	rows(f, r, n, wl, c, &a, &b);
 	*unver |= (a && !a->verified) || (b && !b->verified);
-	return ng_rp_ratio(f->metric, a, b);
+	return rp_ratio(f->metric, a, b);
 }
 
 static void fill(const struct rp_paper *p, const struct rp_fig *f,
@@ -183,12 +183,12 @@ static void fill(const struct rp_paper *p, const struct rp_fig *f,
 			if (strcmp(w, "mean")) {
 				t->ngemu[i][j] = value(f, r, n, w, c, u);
 			} else {
-				/* of the verified runs only (ng_rp_mean_add()) */
+				/* of the verified runs only (rp_mean_add()) */
 				for (unsigned int k = 0; k < nwl; k++) {
 					rows(f, r, n, wl[k], c, &a, &b);
-					(void)ng_rp_mean_add(&m, a, b);
+					(void)rp_mean_add(&m, a, b);
 				}
-				t->ngemu[i][j] = ng_rp_mean(&m);
+				t->ngemu[i][j] = rp_mean_value(&m);
 			}
 			t->paper[i][j] = paper_value(p, f, w, c);
 		}
@@ -295,17 +295,17 @@ static int plot(const char *dir, const struct rp_fig *f,
 {
 	bool has[RP_MAX_COLS] = { false }, data = false;
 	char path[1200];
-	struct ng_out od, og;
+	struct out_file od, og;
 	int err;
 
 	snprintf(path, sizeof(path), "%s/%s.dat", dir, f->id);
-	err = ng_out_open(&od, "reproduce", path);
+	err = out_open(&od, "reproduce", path);
 	if (err)
 		return err;
 	snprintf(path, sizeof(path), "%s/%s.gp", dir, f->id);
-	err = ng_out_open(&og, "reproduce", path);
+	err = out_open(&og, "reproduce", path);
 	if (err) {
-		ng_out_abort(&od);
+		out_abort(&od);
 		return err;
 	}
 	for (unsigned int i = 0; i < t->nrow; i++)
@@ -315,7 +315,7 @@ static int plot(const char *dir, const struct rp_fig *f,
 		}
 	plot_data(od.f, f, t, has);
 	plot_script(og.f, f, t, has);
-	err = ng_out_commit_pair(&od, &og);
+	err = out_commit_pair(&od, &og);
 	if (err)
 		return err;
 	snprintf(path, sizeof(path), "%s.gp", f->id);
@@ -324,7 +324,7 @@ static int plot(const char *dir, const struct rp_fig *f,
 		fprintf(stderr, "ngemu reproduce: figure %s has no value, ngemu's or the paper's: nothing to draw (%s/%s not run)\n",
 			f->id, dir, path);
 	else
-		ng_gnuplot("reproduce", dir, path);
+		run_gnuplot("reproduce", dir, path);
 	return 0;
 }
 
@@ -379,7 +379,7 @@ static void figure_md(const struct rp_paper *p, const struct rp_fig *f,
 		f->id, f->source, f->metric, f->sys, f->ref,
 		f->key[0] ? " at each value of " : "", f->key,
 		f->ref_at[0] ? " (the reference at one value)" : "",
-		p->preset, ng_rp_mean_names[f->mean],
+		p->preset, rp_mean_names[f->mean],
 		f->key[0] ? f->key : "workload");
 	for (unsigned int c = 0; c < t->ncol; c++)
 		fprintf(md, " %s |", t->col[c]);
@@ -409,8 +409,8 @@ static void figure_md(const struct rp_paper *p, const struct rp_fig *f,
  * OUT/figures made, OUT/figures.csv and OUT/figures.json opened in @oa,
  * @oj; 0, or -errno after a message.
  */
-static int figures_open(const char *out, const char *dir, struct ng_out *oa,
-			struct ng_out *oj)
+static int figures_open(const char *out, const char *dir, struct out_file *oa,
+			struct out_file *oj)
 {
 	char path[1200];
 	int err = 0;
@@ -422,23 +422,23 @@ static int figures_open(const char *out, const char *dir, struct ng_out *oa,
 		return err;
 	}
 	snprintf(path, sizeof(path), "%s/figures.csv", out);
-	err = ng_out_open(oa, "reproduce", path);
+	err = out_open(oa, "reproduce", path);
 	if (err)
 		return err;
 	snprintf(path, sizeof(path), "%s/figures.json", out);
-	err = ng_out_open(oj, "reproduce", path);
+	err = out_open(oj, "reproduce", path);
 	if (err)
-		ng_out_abort(oa);
+		out_abort(oa);
 	return err;
 }
 
-int ng_rp_write_figures(const char *out, const struct rp_paper *p,
-			const struct rp_row *r, unsigned int n, FILE *md)
+int rp_write_figures(const char *out, const struct rp_paper *p,
+		     const struct rp_row *r, unsigned int n, FILE *md)
 {
 	struct rp_table *t = malloc(sizeof(*t));
 	struct rp_row *kr = calloc(RP_MAX_ROWS, sizeof(*kr));
 	char dir[1024], path[1200];
-	struct ng_out oa, oj;
+	struct out_file oa, oj;
 	struct ng_json j;
 	int err;
 
@@ -468,7 +468,7 @@ int ng_rp_write_figures(const char *out, const struct rp_paper *p,
 
 		if (f->key[0]) {
 			snprintf(path, sizeof(path), "%s/sweeps/%s", out, f->id);
-			nr = ng_rp_read_rows(path, kr, RP_MAX_ROWS);
+			nr = rp_read_rows(path, kr, RP_MAX_ROWS);
 			rows = kr;
 		}
 		fill(p, f, rows, nr, t);
@@ -481,14 +481,14 @@ int ng_rp_write_figures(const char *out, const struct rp_paper *p,
 	free(t);
 	free(kr);
 	if (err) {
-		ng_out_abort(&oa);
-		ng_out_abort(&oj);
+		out_abort(&oa);
+		out_abort(&oj);
 		return err;
 	}
-	err = ng_out_commit(&oa);
+	err = out_commit(&oa);
 	if (err) {
-		ng_out_abort(&oj);
+		out_abort(&oj);
 		return err;
 	}
-	return ng_out_commit(&oj);
+	return out_commit(&oj);
 }

@@ -173,8 +173,8 @@ static double evaluate(const struct rp_paper *p, struct rp_claim *c,
 	snprintf(wls, sizeof(wls), "%s", c->wls[0] ? c->wls : p->workloads);
 	for (char *w = strtok_r(wls, ", ", &save); w; w = strtok_r(NULL, ", ", &save)) {
 		c->total++;
-		if (ng_rp_mean_add(&m, ng_rp_row(r, n, w, c->sys, ""),
-				   ng_rp_row(r, n, w, c->ref, ""))) {
+		if (rp_mean_add(&m, rp_find_row(r, n, w, c->sys, ""),
+				   rp_find_row(r, n, w, c->ref, ""))) {
 			c->used++;
 		} else if (len < sizeof(c->left_out)) {
 			len += (size_t)snprintf(c->left_out + len,
@@ -183,7 +183,7 @@ static double evaluate(const struct rp_paper *p, struct rp_claim *c,
 		}
 	}
 	/* 0 and none used: no value, shown as no direction */
-	return isnan(ng_rp_mean(&m)) ? 0 : ng_rp_mean(&m);
+	return isnan(rp_mean_value(&m)) ? 0 : rp_mean_value(&m);
 }
 
 /*
@@ -213,9 +213,9 @@ static void write_claim(const struct rp_claim *c, FILE *csv, FILE *md,
 	fprintf(csv, "%s,\"%s\",%s,%s,%s,\"%s\",%.6g,%.6g,%.6g,%s,%s,%u,\"%s\"\n",
 		c->id, c->source, c->metric, c->sys, c->ref,
 		c->wls[0] ? c->wls : "all", c->paper, c->ngemu, ratio, dir,
-		ng_rp_mean_names[c->mean], c->used, c->left_out);
+		rp_mean_names[c->mean], c->used, c->left_out);
 	fprintf(md, "| %s (%s, %s) | %s | %s vs %s%s%s | %.3g | %.3g | %.2f | %s | %u of %u%s%s | %s |\n",
-		c->id, c->metric, ng_rp_mean_names[c->mean], c->source,
+		c->id, c->metric, rp_mean_names[c->mean], c->source,
 		c->sys, c->ref, c->wls[0] ? ", on " : "", c->wls,
 		c->paper, c->ngemu, ratio, dir, c->used, c->total,
 		c->left_out[0] ? "; left out: " : "", c->left_out,
@@ -231,7 +231,7 @@ static void write_claim(const struct rp_claim *c, FILE *csv, FILE *md,
 	ng_json_kv_double(j, "ngemu", c->ngemu);
 	ng_json_kv_double(j, "ngemu_over_paper", ratio);
 	ng_json_kv_string(j, "direction", dir);
-	ng_json_kv_string(j, "mean", ng_rp_mean_names[c->mean]);
+	ng_json_kv_string(j, "mean", rp_mean_names[c->mean]);
 	ng_json_kv_uint(j, "used", c->used);
 	ng_json_kv_string(j, "left_out", c->left_out);
 	ng_json_kv_string(j, "explain", c->explain);
@@ -243,7 +243,7 @@ static int write_outputs(const char *out, const char *paper,
 			 const struct rp_row *r, unsigned int n, const char *sizes)
 {
 	static const char *const name[3] = { "claims.csv", "claims.json", "report.md" };
-	struct ng_out o[3];
+	struct out_file o[3];
 	char path[1024];
 	FILE *csv, *md, *js;
 	struct ng_json j;
@@ -251,9 +251,9 @@ static int write_outputs(const char *out, const char *paper,
 
 	for (int i = 0; i < 3; i++) {
 		snprintf(path, sizeof(path), "%s/%s", out, name[i]);
-		if (ng_out_open(&o[i], "reproduce", path)) {
+		if (out_open(&o[i], "reproduce", path)) {
 			while (i--)
-				ng_out_abort(&o[i]);
+				out_abort(&o[i]);
 			return -1;
 		}
 	}
@@ -292,13 +292,13 @@ static int write_outputs(const char *out, const char *paper,
 		"Raw results: results.csv, results.json, points/ (one file per run);\n"
 		"the figures' sweeps: sweeps/ID/.\n",
 		p->ref);
-	bad = ng_rp_write_figures(out, p, r, n, md);
+	bad = rp_write_figures(out, p, r, n, md);
 	/* all three, or none where one failed: they are one report */
 	for (int i = 0; i < 3; i++) {
 		if (bad)
-			ng_out_abort(&o[i]);
+			out_abort(&o[i]);
 		else
-			bad = ng_out_commit(&o[i]);
+			bad = out_commit(&o[i]);
 	}
 	return bad ? -1 : 0;
 }
@@ -320,12 +320,12 @@ static int run_paper(const char *paper, const char *data, const char *out,
 
 	f = data ? fopen(data, "r") : open_data(paper, path, sizeof(path));
 	if (!f)
-		return ng_usage_error("reproduce", "no data for '%s' (%s)", paper,
-				      data ? strerror(errno) :
-				      "no such paper: see 'ngemu reproduce --help'");
+		return usage_error("reproduce", "no data for '%s' (%s)", paper,
+				   data ? strerror(errno) :
+				   "no such paper: see 'ngemu reproduce --help'");
 	memset(p, 0, sizeof(*p));
 	rp_from_plugin(paper, p);
-	ret = ng_rp_parse(f, data ? data : path, p);
+	ret = rp_parse(f, data ? data : path, p);
 	fclose(f);
 	if (ret)
 		return ret;
@@ -343,20 +343,20 @@ static int run_paper(const char *paper, const char *data, const char *out,
 	sv[sc++] = "--out";
 	sv[sc++] = (char *)out;
 	sv[sc] = NULL;
-	ret = ng_sweep_main(sc, sv, &missing);
+	ret = sweep_main(sc, sv, &missing);
 	if (ret == NG_EXIT_USAGE)
 		return ret;
-	sret = ng_interrupted() ? ret : ng_rp_run_sweeps(out, p, sv + 1, nbase, &missing);
+	sret = interrupted() ? ret : rp_run_sweeps(out, p, sv + 1, nbase, &missing);
 	if (sret == NG_EXIT_USAGE)
 		return sret;
 	if (sret > ret)
 		ret = sret;
-	if (ng_interrupted()) {
+	if (interrupted()) {
 		fprintf(stderr, "ngemu reproduce %s: stopped by %s before its report; the points with a result are kept in %s: run the same command again to run the rest\n",
-			paper, ng_interrupted() == SIGINT ? "SIGINT" : "SIGTERM", out);
-		return ng_interrupt_status(ng_interrupted());
+			paper, interrupted() == SIGINT ? "SIGINT" : "SIGTERM", out);
+		return interrupt_status(interrupted());
 	}
-	n = ng_rp_read_rows(out, r, RP_MAX_ROWS);
+	n = rp_read_rows(out, r, RP_MAX_ROWS);
 	for (unsigned int i = 0; i < p->n; i++) {
 		struct rp_claim *c = &p->c[i];
 
@@ -411,7 +411,7 @@ static int run_all(const char *out, const char *data, char **sv, int sc,
 		st = run_paper(name, data ? file : NULL, dir[done],
 			       sv, sc, argc, argv, p, r);
 		all[done] = *p;
-		if (st == NG_EXIT_USAGE || ng_interrupted()) {
+		if (st == NG_EXIT_USAGE || interrupted()) {
 			free(all);
 			return st;
 		}
@@ -420,12 +420,12 @@ static int run_all(const char *out, const char *data, char **sv, int sc,
 		else if (st == NG_EXIT_DIFFERS && ret == NG_EXIT_OK)
 			ret = NG_EXIT_DIFFERS;
 	}
-	bad = ng_rp_write_summary(out ? out : ".", all, dir, n);
+	bad = rp_write_summary(out ? out : ".", all, dir, n);
 	free(all);
 	return bad ? NG_EXIT_FAIL : ret;
 }
 
-int ng_cmd_reproduce(int argc, char **argv)
+int cmd_reproduce(int argc, char **argv)
 {
 	struct rp_paper *p = calloc(1, sizeof(*p));
 	struct rp_row *r = calloc(RP_MAX_ROWS, sizeof(*r));
@@ -449,7 +449,7 @@ int ng_cmd_reproduce(int argc, char **argv)
 		}
 		if ((!strcmp(a, "-o") || !strcmp(a, "--out") || !strcmp(a, "--data")) &&
 		    i + 1 >= argc) {
-			ret = ng_usage_error("reproduce", "option '%s' needs a value", a);
+			ret = usage_error("reproduce", "option '%s' needs a value", a);
 			goto out;
 		}
 		if (!strncmp(a, "--slurm", 7) || !strncmp(a, "--wait", 6) ||
@@ -457,8 +457,8 @@ int ng_cmd_reproduce(int argc, char **argv)
 		    !strncmp(a, "--account", 9) || !strncmp(a, "--partition", 11) ||
 		    !strncmp(a, "--time", 6) || !strncmp(a, "--sbatch-option", 15)) {
 			/* its report needs every result: on a cluster, sweep */
-			ret = ng_usage_error("reproduce", "'%s' is not a reproduce option (run its sweeps with 'ngemu sweep --slurm')",
-					     a);
+			ret = usage_error("reproduce", "'%s' is not a reproduce option (run its sweeps with 'ngemu sweep --slurm')",
+					  a);
 			goto out;
 		}
 		if (!strcmp(a, "-o") || !strcmp(a, "--out"))
@@ -471,7 +471,7 @@ int ng_cmd_reproduce(int argc, char **argv)
 			sv[sc++] = argv[i];
 	}
 	if (!paper) {
-		ret = ng_usage_error("reproduce", "which paper? (see 'ngemu reproduce --help')");
+		ret = usage_error("reproduce", "which paper? (see 'ngemu reproduce --help')");
 		goto out;
 	}
 	if (!strcmp(paper, "all")) {

@@ -26,7 +26,7 @@
  */
 enum rp_mean_kind { RP_GMEAN, RP_AMEAN, RP_HMEAN, RP_SUMS };
 
-extern const char *const ng_rp_mean_names[4];
+extern const char *const rp_mean_names[4];
 
 /* A headline claim: a ratio over workloads, the paper's and ngemu's. */
 struct rp_claim {
@@ -91,19 +91,19 @@ struct rp_row {
  * summary.md, .csv and .json (each whole or not at all). 0 or -1 after a
  * message.
  */
-int ng_rp_write_summary(const char *dir, const struct rp_paper *p,
-			const char (*dirs)[512], unsigned int n);
+int rp_write_summary(const char *dir, const struct rp_paper *p,
+		     const char (*dirs)[512], unsigned int n);
 
 /* A paper's data file; 0 or the usage error's exit status. */
-int ng_rp_parse(FILE *f, const char *path, struct rp_paper *p);
+int rp_parse(FILE *f, const char *path, struct rp_paper *p);
 
 /* The rows of DIR/results.csv, at most @max; their count. */
-unsigned int ng_rp_read_rows(const char *dir, struct rp_row *r,
-			     unsigned int max);
+unsigned int rp_read_rows(const char *dir, struct rp_row *r,
+			  unsigned int max);
 
-const struct rp_row *ng_rp_row(const struct rp_row *r, unsigned int n,
-			       const char *wl, const char *sys,
-			       const char *key);
+const struct rp_row *rp_find_row(const struct rp_row *r, unsigned int n,
+				 const char *wl, const char *sys,
+				 const char *key);
 
 /*
  * @metric of @a over @b: speedup (@b's modeled time / @a's), traffic
@@ -113,11 +113,11 @@ const struct rp_row *ng_rp_row(const struct rp_row *r, unsigned int n,
  * each @a's / @b's; NAN when undefined (a row missing, a count the runs
  * do not report, or nothing in @b).
  */
-double ng_rp_ratio(const char *metric, const struct rp_row *a,
-		   const struct rp_row *b);
+double rp_ratio(const char *metric, const struct rp_row *a,
+		const struct rp_row *b);
 /* The numerator and denominator of that ratio; false when undefined. */
-bool ng_rp_parts(const char *metric, const struct rp_row *a,
-		 const struct rp_row *b, double *num, double *den);
+bool rp_parts(const char *metric, const struct rp_row *a,
+	      const struct rp_row *b, double *num, double *den);
 
 /*
  * A mean over workloads of @metric of a system's row over the
@@ -134,18 +134,18 @@ struct rp_mean {
 };
 
 /* Adds the pair; false when it was left out. */
-bool ng_rp_mean_add(struct rp_mean *m, const struct rp_row *a,
-		    const struct rp_row *b);
-double ng_rp_mean(const struct rp_mean *m);
+bool rp_mean_add(struct rp_mean *m, const struct rp_row *a,
+		 const struct rp_row *b);
+double rp_mean_value(const struct rp_mean *m);
 
 /*
  * The sweeps of the figures that have a key, each into OUT/sweeps/ID,
  * with the arguments @base (the preset, --jobs, bench options); the
  * worst exit status, the points without a result added to *@missing.
- * Stops at an interrupt (ng_interrupted()).
+ * Stops at an interrupt (interrupted()).
  */
-int ng_rp_run_sweeps(const char *out, const struct rp_paper *p,
-		     char **base, int nbase, size_t *missing);
+int rp_run_sweeps(const char *out, const struct rp_paper *p,
+		  char **base, int nbase, size_t *missing);
 
 /*
  * Every figure's table (all in OUT/figures.csv and figures.json) and
@@ -153,7 +153,7 @@ int ng_rp_run_sweeps(const char *out, const struct rp_paper *p,
  * report in @md; @r: the main sweep's rows. 0, or -errno after a message
  * when a file could not be written (each is written whole or not at all).
  */
-int ng_rp_write_figures(const char *out, const struct rp_paper *p,
-			const struct rp_row *r, unsigned int n, FILE *md);
+int rp_write_figures(const char *out, const struct rp_paper *p,
+		     const struct rp_row *r, unsigned int n, FILE *md);
 
 #endif /* NGEMU_REPRODUCE_H */

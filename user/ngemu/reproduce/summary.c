@@ -62,7 +62,7 @@ static void markdown(FILE *f, const struct rp_paper *p,
 			fprintf(f, "| [%s](%s/report.md) | %s (%s) | %s | %s vs %s | %s | %.3g | %.3g | %.2f | %s | %u of %u%s%s | %s |\n",
 				paper_name(i), d ? d + 1 : dirs[i], c->id, c->metric,
 				c->source, c->sys, c->ref,
-				ng_rp_mean_names[c->mean], c->paper, c->ngemu,
+				rp_mean_names[c->mean], c->paper, c->ngemu,
 				over_paper(c), c->shown ? "shown" : "not shown",
 				c->used, c->total,
 				c->left_out[0] ? "; left out: " : "",
@@ -79,7 +79,7 @@ static void csv(FILE *f, const struct rp_paper *p, unsigned int n)
 
 			fprintf(f, "%s,%s,\"%s\",%s,%s,%s,%s,%.6g,%.6g,%.6g,%s,%u,%u,\"%s\",\"%s\"\n",
 				paper_name(i), c->id, c->source, c->metric,
-				ng_rp_mean_names[c->mean], c->sys, c->ref,
+				rp_mean_names[c->mean], c->sys, c->ref,
 				c->paper, c->ngemu, over_paper(c),
 				c->shown ? "shown" : "not shown", c->used,
 				c->total, c->left_out, c->explain);
@@ -101,7 +101,7 @@ static void json(FILE *f, const struct rp_paper *p, unsigned int n)
 			ng_json_kv_string(&j, "claim", c->id);
 			ng_json_kv_string(&j, "source", c->source);
 			ng_json_kv_string(&j, "metric", c->metric);
-			ng_json_kv_string(&j, "mean", ng_rp_mean_names[c->mean]);
+			ng_json_kv_string(&j, "mean", rp_mean_names[c->mean]);
 			ng_json_kv_string(&j, "system", c->sys);
 			ng_json_kv_string(&j, "reference", c->ref);
 			ng_json_kv_double(&j, "paper_value", c->paper);
@@ -119,20 +119,20 @@ static void json(FILE *f, const struct rp_paper *p, unsigned int n)
 	ng_json_finish(&j);
 }
 
-int ng_rp_write_summary(const char *dir, const struct rp_paper *p,
-			const char (*dirs)[512], unsigned int n)
+int rp_write_summary(const char *dir, const struct rp_paper *p,
+		     const char (*dirs)[512], unsigned int n)
 {
 	static const char *const name[3] = { "reproduce-summary.md", "reproduce-summary.csv",
 					     "reproduce-summary.json" };
-	struct ng_out o[3];
+	struct out_file o[3];
 	char path[1024];
 	int bad = 0;
 
 	for (int i = 0; i < 3; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, name[i]);
-		if (ng_out_open(&o[i], "reproduce", path)) {
+		if (out_open(&o[i], "reproduce", path)) {
 			while (i--)
-				ng_out_abort(&o[i]);
+				out_abort(&o[i]);
 			return -1;
 		}
 	}
@@ -141,9 +141,9 @@ int ng_rp_write_summary(const char *dir, const struct rp_paper *p,
 	json(o[2].f, p, n);
 	for (int i = 0; i < 3; i++) {
 		if (bad)
-			ng_out_abort(&o[i]);
+			out_abort(&o[i]);
 		else
-			bad = ng_out_commit(&o[i]);
+			bad = out_commit(&o[i]);
 	}
 	human(stdout, p, n);
 	if (!bad)

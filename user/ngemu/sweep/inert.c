@@ -89,7 +89,7 @@ static bool values_differ(const struct sweep *s, unsigned int k,
 	return false;
 }
 
-void ng_sweep_inert_mark(struct sweep *s, const struct ng_config *cfg)
+void sweep_inert_mark(struct sweep *s, const struct ng_config *cfg)
 {
 	for (unsigned int k = 0; k < s->nkey; k++) {
 		const struct ng_key *key = ng_config_find_key(s->key[k].name);
@@ -119,8 +119,8 @@ void ng_sweep_inert_mark(struct sweep *s, const struct ng_config *cfg)
 	}
 }
 
-void ng_sweep_inert_why(const struct sweep *s, const struct sw_point *p,
-			unsigned int k, char *buf, size_t len)
+void sweep_inert_why(const struct sweep *s, const struct sw_point *p,
+		     unsigned int k, char *buf, size_t len)
 {
 	const char *name = s->key[k].name;
 	const struct ng_component *comp = owner(name);
@@ -159,7 +159,7 @@ static size_t inert_count(const struct sweep *s, const char *sys,
 	return in;
 }
 
-int ng_sweep_inert_report(const struct sweep *s)
+int sweep_inert_report(const struct sweep *s)
 {
 	for (unsigned int k = 0; k < s->nkey; k++) {
 		size_t all = 0;
@@ -182,8 +182,8 @@ int ng_sweep_inert_report(const struct sweep *s)
 			for (size_t j = i; j < s->npt; j++)
 				if (!strcmp(s->pt[j].sys, p->sys) &&
 				    s->pt[j].inert[k] != SW_LIVE) {
-					ng_sweep_inert_why(s, &s->pt[j], k, why,
-							   sizeof(why));
+					sweep_inert_why(s, &s->pt[j], k, why,
+							sizeof(why));
 					break;
 				}
 			fprintf(stderr, "ngemu sweep: %s--grid %s is inert for %s%s: %s\n",
@@ -191,14 +191,14 @@ int ng_sweep_inert_report(const struct sweep *s)
 				in < n ? " at some of the grid's points" : "", why);
 		}
 		if (fatal)
-			return ng_usage_error("sweep", "--grid %s: inert for every system of this sweep, which would measure nothing along it; sweep systems that use it (--systems)",
-					      s->key[k].name);
+			return usage_error("sweep", "--grid %s: inert for every system of this sweep, which would measure nothing along it; sweep systems that use it (--systems)",
+					   s->key[k].name);
 	}
 	return 0;
 }
 
-unsigned int ng_sweep_differ(const struct sweep *s, const struct sw_point *a,
-			     const struct sw_point *b)
+unsigned int sweep_differ(const struct sweep *s, const struct sw_point *a,
+			  const struct sw_point *b)
 {
 	unsigned int mask = 0;
 
@@ -208,8 +208,8 @@ unsigned int ng_sweep_differ(const struct sweep *s, const struct sw_point *a,
 	return mask;
 }
 
-const char *ng_sweep_keys_text(const struct sweep *s, unsigned int mask,
-			       char *buf, size_t len)
+const char *sweep_keys_text(const struct sweep *s, unsigned int mask,
+			    char *buf, size_t len)
 {
 	size_t at = 0;
 

@@ -23,7 +23,7 @@ static bool paper_size(char *const *v, int n, int i)
 	return !strcmp(v[i], "--size") && i + 1 < n && !strncmp(v[i + 1], "paper", 5);
 }
 
-bool ng_sweep_paper_default(const struct sweep *s, const char *wl)
+bool sweep_paper_default(const struct sweep *s, const char *wl)
 {
 	for (int i = 0; i < s->npass; i++)
 		if (paper_size(s->pass, s->npass, i))
@@ -32,8 +32,8 @@ bool ng_sweep_paper_default(const struct sweep *s, const char *wl)
 }
 
 /* The arguments of point @p's run, after "bench" (NULL-terminated). */
-int ng_sweep_point_args(const struct sweep *s, const struct sw_point *p,
-			char **v, char bufs[][64])
+int sweep_point_args(const struct sweep *s, const struct sw_point *p,
+		     char **v, char bufs[][64])
 {
 	int n = 0;
 
@@ -83,7 +83,7 @@ static int point_hash(const struct sweep *s, struct sw_point *p,
 	const struct ng_paper_system *sys;
 	const struct ng_paper *paper;
 	struct ng_config cfg;
-	int n = ng_sweep_point_args(s, p, v, bufs), na = 0, nrest = 0;
+	int n = sweep_point_args(s, p, v, bufs), na = 0, nrest = 0;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -94,7 +94,7 @@ static int point_hash(const struct sweep *s, struct sw_point *p,
 	args[0] = "bench";
 	for (int i = 0; i < n; i++)
 		args[i + 1] = v[i];
-	paper = ng_cmp_paper(n + 1, args);
+	paper = cmp_paper(n + 1, args);
 	na = 1;
 	for (unsigned int i = 0; i < paper->nregime; i++)
 		args[na++] = (char *)paper->regime[i];
@@ -104,7 +104,7 @@ static int point_hash(const struct sweep *s, struct sw_point *p,
 				(int)(sizeof(rest) / sizeof(rest[0])), &nrest,
 				err, sizeof(err)) ||
 	    !(sys = ng_paper_system_find(p->sys, strlen(p->sys), NULL)) ||
-	    ng_cmp_apply(&cfg, sys, err, sizeof(err))) {
+	    cmp_apply(&cfg, sys, err, sizeof(err))) {
 		fprintf(stderr, "ngemu sweep: %s/%s: %s\n", p->wl, p->sys, err);
 		return -EINVAL;
 	}
@@ -125,7 +125,7 @@ static int point_hash(const struct sweep *s, struct sw_point *p,
 	return 0;
 }
 
-int ng_sweep_plan(struct sweep *s)
+int sweep_plan(struct sweep *s)
 {
 	size_t n = (size_t)s->nwl * (s->nsys ? s->nsys : 1);
 	struct ng_config *cfg;
@@ -152,8 +152,8 @@ int ng_sweep_plan(struct sweep *s)
 		p->wl = s->wls[r];
 		if (!p->sys) {
 			const char *fv[] = { "bench", "--system", s->preset, NULL };
-			p->sys = ng_cmp_paper(s->preset ? 3 : 1,
-					      (char **)fv)->ref;
+			p->sys = cmp_paper(s->preset ? 3 : 1,
+					   (char **)fv)->ref;
 		}
 		if (point_hash(s, p, &cfg[i])) {
 			free(cfg);
@@ -161,7 +161,7 @@ int ng_sweep_plan(struct sweep *s)
 		}
 	}
 	s->npt = n;
-	ng_sweep_inert_mark(s, cfg);
+	sweep_inert_mark(s, cfg);
 	free(cfg);
 	return 0;
 }

@@ -142,21 +142,21 @@ static void plot_lines(const struct sweep *s, FILE *d, FILE *g)
  * system (and values of the other keys); without a grid, each system's
  * speed-up over the first, bars per workload.
  */
-int ng_sweep_plot(const struct sweep *s)
+int sweep_plot(const struct sweep *s)
 {
 	char path[1024];
-	struct ng_out od, og;
+	struct out_file od, og;
 	bool data = false;
 	int err;
 
 	snprintf(path, sizeof(path), "%s/plot.dat", s->out);
-	err = ng_out_open(&od, "sweep", path);
+	err = out_open(&od, "sweep", path);
 	if (err)
 		return err;
 	snprintf(path, sizeof(path), "%s/plot.gp", s->out);
-	err = ng_out_open(&og, "sweep", path);
+	err = out_open(&og, "sweep", path);
 	if (err) {
-		ng_out_abort(&od);
+		out_abort(&od);
 		return err;
 	}
 	for (size_t i = 0; i < s->npt; i++)
@@ -169,7 +169,7 @@ int ng_sweep_plot(const struct sweep *s)
 		plot_bars(s, od.f, og.f);
 	else
 		plot_lines(s, od.f, og.f);
-	err = ng_out_commit_pair(&od, &og);
+	err = out_commit_pair(&od, &og);
 	if (err)
 		return err;
 	/* gnuplot fails on an empty plot: say why there is none */
@@ -177,20 +177,20 @@ int ng_sweep_plot(const struct sweep *s)
 		fprintf(stderr, "ngemu sweep: no point has a result: nothing to draw (%s/plot.gp not run)\n",
 			s->out);
 	else
-		ng_gnuplot("sweep", s->out, "plot.gp");
+		run_gnuplot("sweep", s->out, "plot.gp");
 	return 0;
 }
 
 /* The child's exit status when gnuplot is not there to run. */
 #define NO_GNUPLOT	127
 
-int ng_gnuplot(const char *who, const char *dir, const char *script)
+int run_gnuplot(const char *who, const char *dir, const char *script)
 {
 	pid_t pid;
 	int st;
 
 	fflush(NULL);
-	pid = ng_fork_child();
+	pid = fork_child();
 	if (!pid) {
 		int nul = open("/dev/null", O_WRONLY);
 

@@ -23,7 +23,7 @@
  * running the same point (a resubmitted job array, another sweep in the
  * same folder) never write one file; the child.
  */
-pid_t ng_sweep_start(const struct sweep *s, struct sw_point *p)
+pid_t sweep_start(const struct sweep *s, struct sw_point *p)
 {
 	char *v[SW_MAX_ARGS + 2 * SW_MAX_KEYS + 12], bufs[SW_MAX_KEYS][64];
 	char part[1024];
@@ -32,7 +32,7 @@ pid_t ng_sweep_start(const struct sweep *s, struct sw_point *p)
 
 	v[0] = "ngemu";
 	v[1] = "bench";
-	ng_sweep_point_args(s, p, v + 2, bufs);
+	sweep_point_args(s, p, v + 2, bufs);
 	{
 		int n = 2;
 
@@ -41,13 +41,13 @@ pid_t ng_sweep_start(const struct sweep *s, struct sw_point *p)
 		v[n++] = "--json";
 		v[n] = NULL;
 	}
-	ng_sweep_path(s, p, ".json.XXXXXX", part, sizeof(part));
+	sweep_path(s, p, ".json.XXXXXX", part, sizeof(part));
 	fd = mkostemp(part, O_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	snprintf(p->tmp, sizeof(p->tmp), "%s", part + strlen(part) - 6);
 	fflush(NULL);
-	pid = ng_fork_child();
+	pid = fork_child();
 	if (!pid) {
 		int err;
 
@@ -72,13 +72,13 @@ static void tmp_paths(const struct sweep *s, const struct sw_point *p,
 	char ext[16];
 
 	snprintf(ext, sizeof(ext), ".json.%s", p->tmp);
-	ng_sweep_path(s, p, ext, part, len);
+	sweep_path(s, p, ext, part, len);
 	snprintf(ext, sizeof(ext), ".err.%s", p->tmp);
-	ng_sweep_path(s, p, ext, err, len);
+	sweep_path(s, p, ext, err, len);
 }
 
 /* Point @p's run stopped by an interrupt: it leaves no file. */
-void ng_sweep_discard(const struct sweep *s, const struct sw_point *p)
+void sweep_discard(const struct sweep *s, const struct sw_point *p)
 {
 	char part[1024], err[1024];
 
@@ -93,7 +93,7 @@ void ng_sweep_discard(const struct sweep *s, const struct sw_point *p)
  * short (a full disk: it says so and exits 1, as an unverified run does)
  * has none.
  */
-bool ng_sweep_finish(const struct sweep *s, struct sw_point *p, int st)
+bool sweep_finish(const struct sweep *s, struct sw_point *p, int st)
 {
 	char part[1024], err[1024], path[1024], why[160];
 	bool ran = WIFEXITED(st) && WEXITSTATUS(st) <= 1;
@@ -103,7 +103,7 @@ bool ng_sweep_finish(const struct sweep *s, struct sw_point *p, int st)
 	int e = 0;
 
 	tmp_paths(s, p, part, err, sizeof(part));
-	ng_sweep_path(s, p, ".json", path, sizeof(path));
+	sweep_path(s, p, ".json", path, sizeof(path));
 	f = ran ? fopen(part, "r") : NULL;
 	if (f) {
 		if (getdelim(&t, &len, '\0', f) < 0) {
@@ -113,7 +113,7 @@ bool ng_sweep_finish(const struct sweep *s, struct sw_point *p, int st)
 		fclose(f);
 	}
 	/* 0: verified; 1: ran, not verified: both are results */
-	if (ran && ng_sweep_result_ok(t) && !(e = ng_out_install(part, path))) {
+	if (ran && sweep_result_ok(t) && !(e = out_install(part, path))) {
 		free(t);
 		p->status = 0;
 		unlink(err);
@@ -122,7 +122,7 @@ bool ng_sweep_finish(const struct sweep *s, struct sw_point *p, int st)
 	free(t);
 	p->status = 2;
 	unlink(part);
-	ng_sweep_path(s, p, ".err", path, sizeof(path));
+	sweep_path(s, p, ".err", path, sizeof(path));
 	if (rename(err, path))
 		unlink(err);
 	if (e)
@@ -143,19 +143,19 @@ bool ng_sweep_finish(const struct sweep *s, struct sw_point *p, int st)
 	return false;
 }
 
-int ng_sweep_run_point(const struct sweep *s, struct sw_point *p)
+int sweep_run_point(const struct sweep *s, struct sw_point *p)
 {
-	pid_t pid = ng_sweep_start(s, p), got;
+	pid_t pid = sweep_start(s, p), got;
 	int st;
 
 	if (pid < 0)
 		return -1;
-	while ((got = ng_wait_child(&st)) >= 0 && got != pid)
+	while ((got = wait_child(&st)) >= 0 && got != pid)
 		;
 	if (got < 0) {
-		ng_end_child(pid);
-		ng_sweep_discard(s, p);
-		return ng_interrupted() ? -EINTR : -1;
+		end_child(pid);
+		sweep_discard(s, p);
+		return interrupted() ? -EINTR : -1;
 	}
-	return ng_sweep_finish(s, p, st) ? 0 : -1;
+	return sweep_finish(s, p, st) ? 0 : -1;
 }

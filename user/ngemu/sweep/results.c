@@ -120,7 +120,7 @@ static const char *json_end(const char *t)
 	return t;
 }
 
-bool ng_sweep_result_ok(const char *t)
+bool sweep_result_ok(const char *t)
 {
 	char val[64];
 
@@ -132,14 +132,14 @@ bool ng_sweep_result_ok(const char *t)
 	return true;
 }
 
-bool ng_sweep_has_result(const struct sweep *s, const struct sw_point *p)
+bool sweep_has_result(const struct sweep *s, const struct sw_point *p)
 {
 	char path[1024], *t;
 	bool ok;
 
-	ng_sweep_path(s, p, ".json", path, sizeof(path));
+	sweep_path(s, p, ".json", path, sizeof(path));
 	t = slurp(path);
-	ok = ng_sweep_result_ok(t);
+	ok = sweep_result_ok(t);
 	free(t);
 	return ok;
 }
@@ -162,7 +162,7 @@ static void gather_inert(const struct sweep *s, const struct sw_point *p,
 			continue;
 		fprintf(csv, "%s%s", sep, s->key[k].name);
 		sep = " ";
-		ng_sweep_inert_why(s, p, k, why, sizeof(why));
+		sweep_inert_why(s, p, k, why, sizeof(why));
 		snprintf(text, sizeof(text), "%s: %s", s->key[k].name, why);
 		ng_json_string(j, text);
 	}
@@ -229,21 +229,21 @@ static void gather_point(struct sweep *s, size_t i, const char *t, FILE *csv,
 }
 
 /* results.csv and results.json from the points' files. */
-int ng_sweep_gather(struct sweep *s)
+int sweep_gather(struct sweep *s)
 {
 	char path[1024];
-	struct ng_out oc, oj;
+	struct out_file oc, oj;
 	struct ng_json j;
 	int err;
 
 	snprintf(path, sizeof(path), "%s/results.csv", s->out);
-	err = ng_out_open(&oc, "sweep", path);
+	err = out_open(&oc, "sweep", path);
 	if (err)
 		return err;
 	snprintf(path, sizeof(path), "%s/results.json", s->out);
-	err = ng_out_open(&oj, "sweep", path);
+	err = out_open(&oj, "sweep", path);
 	if (err) {
-		ng_out_abort(&oc);
+		out_abort(&oc);
 		return err;
 	}
 	gather_header(s, oc.f);
@@ -255,21 +255,21 @@ int ng_sweep_gather(struct sweep *s)
 	for (size_t i = 0; i < s->npt; i++) {
 		char *t;
 
-		ng_sweep_path(s, &s->pt[i], ".json", path, sizeof(path));
+		sweep_path(s, &s->pt[i], ".json", path, sizeof(path));
 		t = slurp(path);
 		s->pt[i].modeled_s = 0;
 		/* a file cut short is no result: no row of blanks and zeros */
-		if (ng_sweep_result_ok(t))
+		if (sweep_result_ok(t))
 			gather_point(s, i, t, oc.f, &j);
 		free(t);
 	}
 	ng_json_array_end(&j);
 	ng_json_object_end(&j);
 	ng_json_finish(&j);
-	err = ng_out_commit(&oc);
+	err = out_commit(&oc);
 	if (err) {
-		ng_out_abort(&oj);
+		out_abort(&oj);
 		return err;
 	}
-	return ng_out_commit(&oj);
+	return out_commit(&oj);
 }

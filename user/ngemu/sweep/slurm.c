@@ -33,10 +33,10 @@
 /* Slurm's default MaxArraySize is 1001: more points share a task. */
 #define SW_MAX_TASKS	1000
 
-int ng_sweep_save_args(const struct sweep *s, const char *dir)
+int sweep_save_args(const struct sweep *s, const char *dir)
 {
 	char path[PATH_MAX], cwd[PATH_MAX];
-	struct ng_out o;
+	struct out_file o;
 
 	snprintf(path, sizeof(path), "%s/sweep.args", dir);
 	if (!getcwd(cwd, sizeof(cwd)) || strchr(cwd, '\n')) {
@@ -51,13 +51,13 @@ int ng_sweep_save_args(const struct sweep *s, const char *dir)
 			return -1;
 		}
 	}
-	if (ng_out_open(&o, "sweep", path))
+	if (out_open(&o, "sweep", path))
 		return -1;
 	fprintf(o.f, "# ngemu sweep's arguments, read by 'ngemu sweep --collect DIR'\n"
 		"cwd %s\n", cwd);
 	for (int i = 0; i < s->nkeep; i++)
 		fprintf(o.f, "arg %s\n", s->keep[i]);
-	return ng_out_commit(&o) ? -1 : 0;
+	return out_commit(&o) ? -1 : 0;
 }
 
 static int load_error(const char *dir, const char *what)
@@ -66,7 +66,7 @@ static int load_error(const char *dir, const char *what)
 	return -1;
 }
 
-int ng_sweep_load_args(struct sweep *s, const char *dir, bool task)
+int sweep_load_args(struct sweep *s, const char *dir, bool task)
 {
 	char abs[PATH_MAX], path[PATH_MAX + 16], *save = NULL;
 	size_t len, cap = 4;
@@ -141,7 +141,7 @@ static int sbatch(char **argv, char *id, size_t len)
 	if (pipe(fd))
 		return -1;
 	fflush(NULL);
-	pid = ng_fork_child();
+	pid = fork_child();
 	if (!pid) {
 		dup2(fd[1], 1);
 		close(fd[0]);
@@ -167,30 +167,30 @@ static int sbatch(char **argv, char *id, size_t len)
 
 static int write_script(const char *path, const char *exe, const char *args)
 {
-	struct ng_out o;
+	struct out_file o;
 
-	if (ng_out_open(&o, "sweep", path))
+	if (out_open(&o, "sweep", path))
 		return -1;
 	o.mode = 0777;
 	fprintf(o.f, "#!/bin/sh\n# written by ngemu sweep --slurm\nexec '%s' sweep %s\n",
 		exe, args);
-	return ng_out_commit(&o);
+	return out_commit(&o);
 }
 
 /* The points without a result, and the number of tasks, in points.txt. */
 static int write_points(const struct sweep *s, const char *dir, size_t ntask)
 {
 	char path[PATH_MAX + 64];
-	struct ng_out o;
+	struct out_file o;
 
 	snprintf(path, sizeof(path), "%s/points.txt", dir);
-	if (ng_out_open(&o, "sweep", path))
+	if (out_open(&o, "sweep", path))
 		return -1;
 	fprintf(o.f, "tasks %zu\n", ntask);
 	for (size_t i = 0; i < s->npt; i++)
 		if (s->pt[i].status < 0)
 			fprintf(o.f, "%s\n", s->pt[i].hash);
-	return ng_out_commit(&o);
+	return out_commit(&o);
 }
 
 static int slurm_error(const char *what, const char *why)
@@ -209,7 +209,7 @@ static int make_sub(const char *out, char *sub, size_t len)
 	return mkdir(sub, 0755);
 }
 
-int ng_sweep_slurm(struct sweep *s, size_t todo)
+int sweep_slurm(struct sweep *s, size_t todo)
 {
 	char out[PATH_MAX], exe[PATH_MAX], cwd[PATH_MAX], sub[PATH_MAX + 40];
 	char sh[PATH_MAX + 64], cs[PATH_MAX + 64], args[PATH_MAX + 96];
@@ -228,7 +228,7 @@ int ng_sweep_slurm(struct sweep *s, size_t todo)
 	if (make_sub(out, sub, sizeof(sub)))
 		return slurm_error(sub, strerror(errno));
 	/* each has said what it could not write */
-	if (ng_sweep_save_args(s, sub) || write_points(s, sub, ntask))
+	if (sweep_save_args(s, sub) || write_points(s, sub, ntask))
 		return NG_EXIT_FAIL;
 	snprintf(sh, sizeof(sh), "%s/point.sh", sub);
 	snprintf(cs, sizeof(cs), "%s/collect.sh", sub);
@@ -279,7 +279,7 @@ int ng_sweep_slurm(struct sweep *s, size_t todo)
 	return rc ? NG_EXIT_FAIL : NG_EXIT_OK;
 }
 
-int ng_sweep_task(struct sweep *s, unsigned long task, const char *sub)
+int sweep_task(struct sweep *s, unsigned long task, const char *sub)
 {
 	char path[PATH_MAX + 32], line[64];
 	unsigned long ntask = 0, k = 0;
@@ -311,16 +311,16 @@ int ng_sweep_task(struct sweep *s, unsigned long task, const char *sub)
 			failed++;
 			continue;
 		}
-		if (ng_sweep_has_result(s, p))
+		if (sweep_has_result(s, p))
 			continue;
 		ran++;
-		rc = ng_sweep_run_point(s, p);
+		rc = sweep_run_point(s, p);
 		if (rc == -EINTR) {
 			fclose(f);
 			fprintf(stderr, "ngemu sweep: task %lu stopped by %s after %zu points run, %zu failed; submit the sweep again to run the rest\n",
-				task, ng_interrupted() == SIGINT ? "SIGINT" : "SIGTERM",
+				task, interrupted() == SIGINT ? "SIGINT" : "SIGTERM",
 				ran - 1, failed);
-			return ng_interrupt_status(ng_interrupted());
+			return interrupt_status(interrupted());
 		}
 		if (rc) {
 			fprintf(stderr, "ngemu sweep: %s on %s (%s) failed\n", p->wl,

@@ -136,22 +136,22 @@ static int parse_grid(struct sweep *s, const char *val)
 	const char *eq = strchr(val, '=');
 
 	if (s->nkey == SW_MAX_KEYS)
-		return ng_usage_error("sweep", "--grid: at most %d keys",
-				      SW_MAX_KEYS);
+		return usage_error("sweep", "--grid: at most %d keys",
+				   SW_MAX_KEYS);
 	if (!eq || eq == val || !eq[1] ||
 	    (size_t)(eq - val) >= sizeof(k->name))
-		return ng_usage_error("sweep", "--grid: '%s' is not KEY=V1,V2,...", val);
+		return usage_error("sweep", "--grid: '%s' is not KEY=V1,V2,...", val);
 	memcpy(k->name, val, (size_t)(eq - val));
 	k->name[eq - val] = '\0';
 	if (!ng_config_key(k->name, NULL))
-		return ng_usage_error("sweep", "--grid: unknown parameter '%s'",
-				      k->name);
+		return usage_error("sweep", "--grid: unknown parameter '%s'",
+				   k->name);
 	for (unsigned int j = 0; j < s->nkey; j++)
 		if (!strcmp(s->key[j].name, k->name))
-			return ng_usage_error("sweep", "--grid: key '%s' given twice (give its values once: %s=V1,V2,...)",
-					      k->name, k->name);
+			return usage_error("sweep", "--grid: key '%s' given twice (give its values once: %s=V1,V2,...)",
+					   k->name, k->name);
 	if (!own(s, eq + 1))
-		return ng_usage_error("sweep", "out of memory");
+		return usage_error("sweep", "out of memory");
 	k->nval = split(s->owned[s->nowned - 1], k->val, SW_MAX_VALS);
 	s->nkey++;
 	return 0;
@@ -164,8 +164,8 @@ static int parse_jobs(struct sweep *s, const char *val)
 	unsigned long n = strtoul(val, &end, 10);
 
 	if (!*val || *end || !n || n > 64)
-		return ng_usage_error("sweep", "--jobs: '%s' is not a count (1-64)",
-				      val);
+		return usage_error("sweep", "--jobs: '%s' is not a count (1-64)",
+				   val);
 	s->jobs = (unsigned int)n;
 	return 0;
 }
@@ -176,7 +176,7 @@ static int parse_sbatch_eq(struct sweep *s, const char *a)
 	if (s->nsbatch == SW_MAX_SBATCH ||
 	    !(s->sbatch[s->nsbatch] =
 	      strdup(strncmp(a, "--sbatch-option=", 16) ? a : a + 16)))
-		return ng_usage_error("sweep", "too many Slurm options");
+		return usage_error("sweep", "too many Slurm options");
 	s->nsbatch++;
 	return 0;
 }
@@ -189,7 +189,7 @@ static int parse_sbatch(struct sweep *s, const char *a, const char *val)
 		     strcmp(a, "--sbatch-option") ? a : "",
 		     strcmp(a, "--sbatch-option") ? "=" : "",
 		     val) < 0)
-		return ng_usage_error("sweep", "too many Slurm options");
+		return usage_error("sweep", "too many Slurm options");
 	s->nsbatch++;
 	return 0;
 }
@@ -202,9 +202,9 @@ static int parse_pass(struct sweep *s, char *a, const char *val)
 	if (!strcmp(a, "--compare") || !strcmp(a, "--csv") ||
 	    !strcmp(a, "--json") || !strncmp(a, "--sweep", 7) ||
 	    !strncmp(a, "--agreement", 11))
-		return ng_usage_error("sweep", "'%s' is not a sweep option", a);
+		return usage_error("sweep", "'%s' is not a sweep option", a);
 	if (s->npass + 1 >= SW_MAX_ARGS)
-		return ng_usage_error("sweep", "too many arguments");
+		return usage_error("sweep", "too many arguments");
 	s->pass[s->npass++] = a;
 	s->keep[s->nkeep++] = a;
 	return 0;
@@ -235,14 +235,14 @@ static int parse_option(struct sweep *s, int argc, char **argv, int *i)
 	    !strncmp(a, "--time=", 7) || !strncmp(a, "--sbatch-option=", 16))
 		return parse_sbatch_eq(s, a);
 	if (takes && !val)
-		return ng_usage_error("sweep", "option '%s' needs a value", a);
+		return usage_error("sweep", "option '%s' needs a value", a);
 	if (!strcmp(a, "-w") || !strcmp(a, "--workloads")) {
 		if (!own(s, val))
-			return ng_usage_error("sweep", "out of memory");
+			return usage_error("sweep", "out of memory");
 		s->nwl = split(s->owned[s->nowned - 1], s->wls, 64);
 	} else if (!strcmp(a, "--systems")) {
 		if (!own(s, val))
-			return ng_usage_error("sweep", "out of memory");
+			return usage_error("sweep", "out of memory");
 		s->nsys = split(s->owned[s->nowned - 1], s->syss,
 				CMP_NSYS_MAX);
 	} else if (!strcmp(a, "-g") || !strcmp(a, "--grid")) {
@@ -290,24 +290,24 @@ static int parse(struct sweep *s, int argc, char **argv)
 			return ret;
 	}
 	if (s->wait && !s->slurm)
-		return ng_usage_error("sweep", "--wait goes with --slurm");
+		return usage_error("sweep", "--wait goes with --slurm");
 	if (s->nsbatch && !s->slurm)
-		return ng_usage_error("sweep", "'%s' goes with --slurm", s->sbatch[0]);
+		return usage_error("sweep", "'%s' goes with --slurm", s->sbatch[0]);
 	if (!s->nwl)
-		return ng_usage_error("sweep", "--workloads: which workloads?");
+		return usage_error("sweep", "--workloads: which workloads?");
 	for (unsigned int i = 0; i < s->nwl; i++)
 		if (!ng_workload_find(s->wls[i]))
-			return ng_usage_error("sweep", "unknown workload '%s' (see 'ngemu bench --list')",
-					      s->wls[i]);
+			return usage_error("sweep", "unknown workload '%s' (see 'ngemu bench --list')",
+					   s->wls[i]);
 	for (unsigned int i = 0; i < s->nsys; i++)
 		if (!ng_paper_system_find(s->syss[i], strlen(s->syss[i]), NULL))
-			return ng_usage_error("sweep", "--systems: unknown system '%s'",
-					      s->syss[i]);
+			return usage_error("sweep", "--systems: unknown system '%s'",
+					   s->syss[i]);
 	return 0;
 }
 
-void ng_sweep_path(const struct sweep *s, const struct sw_point *p,
-		    const char *ext, char *buf, size_t len)
+void sweep_path(const struct sweep *s, const struct sw_point *p,
+		 const char *ext, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s/points/%s%s", s->out, p->hash, ext);
 }
@@ -342,15 +342,15 @@ static int stopped(struct sweep *s, const pid_t *pids, const size_t *of,
 	size_t have = 0;
 
 	for (unsigned int r = 0; r < running; r++) {
-		ng_end_child(pids[r]);
-		ng_sweep_discard(s, &s->pt[of[r]]);
+		end_child(pids[r]);
+		sweep_discard(s, &s->pt[of[r]]);
 	}
 	for (size_t i = 0; i < s->npt; i++)
-		have += ng_sweep_has_result(s, &s->pt[i]);
+		have += sweep_has_result(s, &s->pt[i]);
 	fprintf(stderr, "%sngemu sweep: stopped by %s: %zu of %zu points have a result in %s/points; run the same command again to run the other %zu\n",
 		isatty(2) ? "\n" : "", sig == SIGINT ? "SIGINT" : "SIGTERM",
 		have, s->npt, s->out, s->npt - have);
-	return ng_interrupt_status(sig);
+	return interrupt_status(sig);
 }
 
 /*
@@ -373,16 +373,16 @@ static int sweep_setup(struct sweep *s, size_t *todo)
 			strerror(errno));
 		return NG_EXIT_FAIL;
 	}
-	if (ng_sweep_save_args(s, s->out))
+	if (sweep_save_args(s, s->out))
 		return NG_EXIT_FAIL;
 	for (size_t i = 0; i < s->npt; i++) {
-		ng_sweep_path(s, &s->pt[i], ".json", path, sizeof(path));
-		s->pt[i].status = ng_sweep_has_result(s, &s->pt[i]) ? 0 : -1;
+		sweep_path(s, &s->pt[i], ".json", path, sizeof(path));
+		s->pt[i].status = sweep_has_result(s, &s->pt[i]) ? 0 : -1;
 		/* a system that ignores a grid key: one run for its values */
 		for (size_t k = 0; k < i && s->pt[i].status < 0; k++)
 			if (!strcmp(s->pt[k].hash, s->pt[i].hash)) {
 				s->pt[i].status = 0;
-				same_keys |= ng_sweep_differ(s, &s->pt[k], &s->pt[i]);
+				same_keys |= sweep_differ(s, &s->pt[k], &s->pt[i]);
 				same++;
 			}
 		if (s->pt[i].status < 0 && !access(path, F_OK))
@@ -391,13 +391,13 @@ static int sweep_setup(struct sweep *s, size_t *todo)
 		*todo += s->pt[i].status < 0;
 	}
 	for (unsigned int w = 0; w < s->nwl; w++)
-		if (ng_sweep_paper_default(s, s->wls[w]))
+		if (sweep_paper_default(s, s->wls[w]))
 			fprintf(stderr, "ngemu sweep: no paper gives a size for %s: it runs at its default size\n",
 				s->wls[w]);
 	fprintf(stderr, "ngemu sweep: %zu points, %zu to run, %zu kept from before, %zu the same run as another%s%s%s\n",
 		s->npt, *todo, s->npt - *todo - same, same,
 		same_keys ? " (differing only in " : "",
-		ng_sweep_keys_text(s, same_keys, keys, sizeof(keys)),
+		sweep_keys_text(s, same_keys, keys, sizeof(keys)),
 		same_keys ? ", which changes nothing their system runs)" : "");
 	return 0;
 }
@@ -419,9 +419,9 @@ static int sweep_points(struct sweep *s, size_t todo, size_t *failed)
 		int st;
 		pid_t pid;
 
-		while (running < s->jobs && next < s->npt && !ng_interrupted()) {
+		while (running < s->jobs && next < s->npt && !interrupted()) {
 			if (s->pt[next].status < 0) {
-				pid_t c = ng_sweep_start(s, &s->pt[next]);
+				pid_t c = sweep_start(s, &s->pt[next]);
 
 				if (c < 0) {
 					fprintf(stderr, "ngemu sweep: cannot start %s on %s: %s\n",
@@ -437,17 +437,17 @@ static int sweep_points(struct sweep *s, size_t todo, size_t *failed)
 			}
 			next++;
 		}
-		if (ng_interrupted())
-			return stopped(s, pids, of, running, ng_interrupted());
+		if (interrupted())
+			return stopped(s, pids, of, running, interrupted());
 		if (!running)
 			break;
-		pid = ng_wait_child(&st);
-		if (pid < 0 && ng_interrupted())
-			return stopped(s, pids, of, running, ng_interrupted());
+		pid = wait_child(&st);
+		if (pid < 0 && interrupted())
+			return stopped(s, pids, of, running, interrupted());
 		for (unsigned int r = 0; r < running; r++) {
 			if (pids[r] != pid)
 				continue;
-			*failed += !ng_sweep_finish(s, &s->pt[of[r]], st);
+			*failed += !sweep_finish(s, &s->pt[of[r]], st);
 			done++;
 			pids[r] = pids[--running];
 			of[r] = of[running];
@@ -466,25 +466,25 @@ static int sweep_run(struct sweep *s, int argc, char **argv)
 	ret = parse(s, argc, argv);
 	if (ret)
 		return ret < 0 ? NG_EXIT_OK : ret;
-	if (ng_sweep_plan(s))
+	if (sweep_plan(s))
 		return NG_EXIT_USAGE;
-	ret = ng_sweep_inert_report(s);
+	ret = sweep_inert_report(s);
 	if (ret)
 		return ret;
-	ng_interrupt_catch();
+	interrupt_catch();
 	ret = sweep_setup(s, &todo);
 	if (ret)
 		return ret;
 	if (s->slurm && todo)
-		return ng_sweep_slurm(s, todo);
+		return sweep_slurm(s, todo);
 	ret = sweep_points(s, todo, &failed);
 	if (ret)
 		return ret;
 	if (todo && isatty(2))
 		fprintf(stderr, "\n");
-	ret = ng_sweep_collect(s, todo, failed);
-	if (ng_interrupted())
-		return stopped(s, NULL, NULL, 0, ng_interrupted());
+	ret = sweep_collect(s, todo, failed);
+	if (interrupted())
+		return stopped(s, NULL, NULL, 0, interrupted());
 	return ret;
 }
 
@@ -493,17 +493,17 @@ static int sweep_run(struct sweep *s, int argc, char **argv)
  * user. Exit status 1 when a point has none or an output could not be
  * written.
  */
-int ng_sweep_collect(struct sweep *s, size_t ran, size_t failed)
+int sweep_collect(struct sweep *s, size_t ran, size_t failed)
 {
 	char path[1024];
 	size_t missing = 0;
 	int bad;
 
 	for (size_t i = 0; i < s->npt; i++)
-		missing += !ng_sweep_has_result(s, &s->pt[i]);
-	bad = ng_sweep_gather(s);
+		missing += !sweep_has_result(s, &s->pt[i]);
+	bad = sweep_gather(s);
 	if (!bad)
-		bad = ng_sweep_plot(s);
+		bad = sweep_plot(s);
 	snprintf(path, sizeof(path), "%s/results.csv", s->out);
 	s->missing = missing;
 	printf("ngemu sweep: %zu points (%zu run now, %zu failed, %zu without a result): %s%s\n",
@@ -527,30 +527,30 @@ static int sweep_resume(struct sweep *s, int argc, char **argv)
 	int n, ret;
 
 	if (argc != (collect ? 3 : 4))
-		return ng_usage_error("sweep", collect ? "--collect DIR takes nothing else" :
-				      "--task I SUB takes nothing else");
+		return usage_error("sweep", collect ? "--collect DIR takes nothing else" :
+				   "--task I SUB takes nothing else");
 	if (!collect) {
 		task = strtoul(argv[2], &end, 10);
 		if (!*argv[2] || *end)
-			return ng_usage_error("sweep", "--task: '%s' is not a task index",
-					      argv[2]);
+			return usage_error("sweep", "--task: '%s' is not a task index",
+					   argv[2]);
 	}
 	/* its folder's full name: loading moves to the sweep's folder */
 	if (!realpath(argv[argc - 1], sub))
-		return ng_usage_error("sweep", "%s: %s", argv[argc - 1], strerror(errno));
-	n = ng_sweep_load_args(s, sub, !collect);
+		return usage_error("sweep", "%s: %s", argv[argc - 1], strerror(errno));
+	n = sweep_load_args(s, sub, !collect);
 	if (n < 0)
 		return NG_EXIT_USAGE;
 	ret = parse(s, n, s->argv);
-	if (!ret && ng_sweep_plan(s))
+	if (!ret && sweep_plan(s))
 		ret = NG_EXIT_USAGE;
 	if (ret)
 		return ret < 0 ? NG_EXIT_OK : ret;
-	ng_interrupt_catch();
-	return collect ? ng_sweep_collect(s, 0, 0) : ng_sweep_task(s, task, sub);
+	interrupt_catch();
+	return collect ? sweep_collect(s, 0, 0) : sweep_task(s, task, sub);
 }
 
-int ng_sweep_main(int argc, char **argv, size_t *missing)
+int sweep_main(int argc, char **argv, size_t *missing)
 {
 	struct sweep s = { 0 };
 	int ret;
@@ -565,7 +565,7 @@ int ng_sweep_main(int argc, char **argv, size_t *missing)
 	return ret;
 }
 
-int ng_cmd_sweep(int argc, char **argv)
+int cmd_sweep(int argc, char **argv)
 {
-	return ng_sweep_main(argc, argv, NULL);
+	return sweep_main(argc, argv, NULL);
 }

@@ -62,11 +62,11 @@ struct sweep {
 };
 
 /*
- * ngemu sweep with its arguments (argv[0] "sweep"), as ng_cmd_sweep()
+ * ngemu sweep with its arguments (argv[0] "sweep"), as cmd_sweep()
  * runs it; the points without a result at its end added to *@missing
  * (NULL: not counted). The exit status.
  */
-int ng_sweep_main(int argc, char **argv, size_t *missing);
+int sweep_main(int argc, char **argv, size_t *missing);
 
 /*
  * plan.c: every point of the sweep with its hash (0, or -EINVAL
@@ -75,10 +75,10 @@ int ng_sweep_main(int argc, char **argv, size_t *missing);
  * whether workload @wl runs at its default size under "--size paper",
  * having none from a paper.
  */
-int ng_sweep_plan(struct sweep *s);
-int ng_sweep_point_args(const struct sweep *s, const struct sw_point *p,
-			char **v, char bufs[][64]);
-bool ng_sweep_paper_default(const struct sweep *s, const char *wl);
+int sweep_plan(struct sweep *s);
+int sweep_point_args(const struct sweep *s, const struct sw_point *p,
+		     char **v, char bufs[][64]);
+bool sweep_paper_default(const struct sweep *s, const char *wl);
 
 /*
  * inert.c: each point's grid keys marked live or inert (p->inert)
@@ -89,34 +89,34 @@ bool ng_sweep_paper_default(const struct sweep *s, const char *wl);
  * a key is inert at every point, 0 otherwise); the grid keys in which
  * points @a and @b differ, as a mask, and a mask's keys as "k1, k2".
  */
-void ng_sweep_inert_mark(struct sweep *s, const struct ng_config *cfg);
-void ng_sweep_inert_why(const struct sweep *s, const struct sw_point *p,
-			unsigned int k, char *buf, size_t len);
-int ng_sweep_inert_report(const struct sweep *s);
-unsigned int ng_sweep_differ(const struct sweep *s, const struct sw_point *a,
-			     const struct sw_point *b);
-const char *ng_sweep_keys_text(const struct sweep *s, unsigned int mask,
-			       char *buf, size_t len);
+void sweep_inert_mark(struct sweep *s, const struct ng_config *cfg);
+void sweep_inert_why(const struct sweep *s, const struct sw_point *p,
+		     unsigned int k, char *buf, size_t len);
+int sweep_inert_report(const struct sweep *s);
+unsigned int sweep_differ(const struct sweep *s, const struct sw_point *a,
+			  const struct sw_point *b);
+const char *sweep_keys_text(const struct sweep *s, unsigned int mask,
+			    char *buf, size_t len);
 
 /* OUT/points/HASH@ext of point @p. */
-void ng_sweep_path(const struct sweep *s, const struct sw_point *p,
-		   const char *ext, char *buf, size_t len);
+void sweep_path(const struct sweep *s, const struct sw_point *p,
+		const char *ext, char *buf, size_t len);
 
 /*
  * Run point @p here, to its end; 0 when it has a result, -1 when not,
  * -EINTR when SIGINT or SIGTERM stopped it (its run ended, its files
  * removed).
  */
-int ng_sweep_run_point(const struct sweep *s, struct sw_point *p);
+int sweep_run_point(const struct sweep *s, struct sw_point *p);
 
 /*
  * Point @p's run in a child (point.c): started (its pid, or -1), its
  * files removed when it was stopped, or ended with wait status @st and
  * its output kept when it is a whole result (true).
  */
-pid_t ng_sweep_start(const struct sweep *s, struct sw_point *p);
-void ng_sweep_discard(const struct sweep *s, const struct sw_point *p);
-bool ng_sweep_finish(const struct sweep *s, struct sw_point *p, int st);
+pid_t sweep_start(const struct sweep *s, struct sw_point *p);
+void sweep_discard(const struct sweep *s, const struct sw_point *p);
+bool sweep_finish(const struct sweep *s, struct sw_point *p, int st);
 
 /*
  * Whether text @t (NULL: none) is a point's whole result: one complete
@@ -124,21 +124,21 @@ bool ng_sweep_finish(const struct sweep *s, struct sw_point *p, int st);
  * @p's file holds one. A file cut short (a full disk, a killed writer)
  * or empty is no result: the point runs again.
  */
-bool ng_sweep_result_ok(const char *t);
-bool ng_sweep_has_result(const struct sweep *s, const struct sw_point *p);
+bool sweep_result_ok(const char *t);
+bool sweep_has_result(const struct sweep *s, const struct sw_point *p);
 
 /*
  * OUT/results.csv and results.json from the points' files, each written
  * whole or not at all (results.c); 0, or -errno after a message.
  */
-int ng_sweep_gather(struct sweep *s);
+int sweep_gather(struct sweep *s);
 
 /*
  * The results and plots of the points that have one, and a line saying
  * so; the exit status: 1 when @failed, a point has no result or an
  * output could not be written.
  */
-int ng_sweep_collect(struct sweep *s, size_t ran, size_t failed);
+int sweep_collect(struct sweep *s, size_t ran, size_t failed);
 
 /*
  * slurm.c: the sweep's arguments kept in DIR/sweep.args (0 or -1,
@@ -146,20 +146,20 @@ int ng_sweep_collect(struct sweep *s, size_t ran, size_t failed);
  * or -1 after a message), where OUT is DIR, or for a @task's folder
  * OUT/slurm/SUB two up.
  */
-int ng_sweep_save_args(const struct sweep *s, const char *dir);
-int ng_sweep_load_args(struct sweep *s, const char *dir, bool task);
+int sweep_save_args(const struct sweep *s, const char *dir);
+int sweep_load_args(struct sweep *s, const char *dir, bool task);
 
 /*
  * --slurm: the @todo points without a result submitted as one Slurm job
  * array, and a job that collects them when it has ended; the exit status.
  */
-int ng_sweep_slurm(struct sweep *s, size_t todo);
+int sweep_slurm(struct sweep *s, size_t todo);
 
 /*
  * --task I SUB: the points of task @task of the job array submitted from
  * folder @sub run; the exit status.
  */
-int ng_sweep_task(struct sweep *s, unsigned long task, const char *sub);
+int sweep_task(struct sweep *s, unsigned long task, const char *sub);
 
 /*
  * OUT/plot.dat and OUT/plot.gp (kept for restyling), then gnuplot's
@@ -167,12 +167,12 @@ int ng_sweep_task(struct sweep *s, unsigned long task, const char *sub);
  * the data or the script could not be written (gnuplot missing or
  * failing, or no data to draw, is a message only).
  */
-int ng_sweep_plot(const struct sweep *s);
+int sweep_plot(const struct sweep *s);
 
 /*
  * gnuplot SCRIPT run in folder DIR (no shell): 0 when it drew; else a
  * message for command @who that says why: no gnuplot, or gnuplot failed.
  */
-int ng_gnuplot(const char *who, const char *dir, const char *script);
+int run_gnuplot(const char *who, const char *dir, const char *script);
 
 #endif /* NGEMU_SWEEP_H */
