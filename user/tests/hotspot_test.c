@@ -19,6 +19,8 @@
 
 #include "ng_test.h"
 
+#include "bench_run.h"
+
 #include "ngemu/config.h"
 #include "ngemu/runtime/system.h"
 #include "ngemu/workloads/workload.h"
@@ -39,20 +41,11 @@ static void run(struct __test_metadata *_metadata, unsigned int steps,
 		struct ng_bench_result *r)
 {
 	struct ng_bench_opts o = { .size = SIDE * SIDE * 4, .iters = steps };
-	struct ng_config cfg;
-	struct ng_system *sys;
 	char err[256];
 
-	ASSERT_EQ(0, ng_config_preset(&cfg, "carve", err, sizeof(err)));
-	cfg.sms = 1;
-	cfg.page = 64 << 10;
-	cfg.l2_size = 256 << 10;
-	cfg.mem_per_gpu = 64 << 20;
-	cfg.deterministic = true;
-	ASSERT_EQ(0, ng_system_create(&sys, &cfg, err, sizeof(err))) TH_LOG("%s", err);
-	ASSERT_EQ(0, ng_bench_run(sys, ng_workload_find("hotspot"), &o, r, err,
-				  sizeof(err))) TH_LOG("%s", err);
-	ng_system_destroy(sys);
+	ASSERT_EQ(0, bench_run("carve", BENCH_SCALED | BENCH_ONE_SM, NULL,
+			       ng_workload_find("hotspot"), &o, r, err,
+			       sizeof(err))) TH_LOG("%s", err);
 	EXPECT_TRUE(r->verified) TH_LOG("%s", r->verify);
 	EXPECT_EQ(SIDE * SIDE, r->elements);
 }

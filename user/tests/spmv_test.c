@@ -12,6 +12,8 @@
 
 #include "ng_test.h"
 
+#include "bench_run.h"
+
 #include "ngemu/config.h"
 #include "ngemu/runtime/system.h"
 #include "ngemu/workloads/workload.h"
@@ -23,23 +25,13 @@
 static void run(struct __test_metadata *_metadata, const char *warp_width,
 		struct ng_bench_result *r)
 {
+	const char *const kv[] = { "warp-width", warp_width, NULL };
 	struct ng_bench_opts o = { .size = SIZE, .iters = ITERS };
-	struct ng_config cfg;
-	struct ng_system *sys;
 	char err[256];
 
-	ASSERT_EQ(0, ng_config_preset(&cfg, "carve", err, sizeof(err)));
-	cfg.sms = 1;
-	cfg.page = 64 << 10;
-	cfg.l2_size = 256 << 10;
-	cfg.mem_per_gpu = 64 << 20;
-	cfg.deterministic = true;
-	ASSERT_EQ(0, ng_config_set(&cfg, "warp-width", warp_width, err,
-				   sizeof(err))) TH_LOG("%s", err);
-	ASSERT_EQ(0, ng_system_create(&sys, &cfg, err, sizeof(err))) TH_LOG("%s", err);
-	ASSERT_EQ(0, ng_bench_run(sys, ng_workload_find("spmv"), &o, r, err,
-				  sizeof(err))) TH_LOG("%s", err);
-	ng_system_destroy(sys);
+	ASSERT_EQ(0, bench_run("carve", BENCH_SCALED | BENCH_ONE_SM, kv,
+			       ng_workload_find("spmv"), &o, r, err,
+			       sizeof(err))) TH_LOG("%s", err);
 	EXPECT_TRUE(r->verified) TH_LOG("%s", r->verify);
 	/* SHOC's nItems = numRows * numRows / 100, exactly */
 	EXPECT_EQ(ROWS * ROWS / 100, r->elements);

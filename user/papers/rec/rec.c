@@ -132,9 +132,8 @@ static double l2_latency_vs_ref(const struct ng_paper_run *w,
 /* The directory's geometry (Table 1), all zero without a directory. */
 static struct ng_dir_geom geometry(const struct ng_paper_run *w)
 {
-	struct ng_dir_geom g;
+	struct ng_dir_geom g = { 0 };
 
-	memset(&g, 0, sizeof(g));
 	if (!ng_dir_enabled(&w->cfg) || ng_dir_geometry(&w->cfg, &g, NULL, 0))
 		memset(&g, 0, sizeof(g));
 	return g;
