@@ -8,7 +8,7 @@ set -eu
 
 usage() {
 	cat <<'EOF'
-usage: ksft-run.sh [-s SUITE] [-t TIMEOUT_SECONDS] PROG...
+usage: ksft-run.sh [-s SUITE] [-t TIMEOUT_SECONDS] [-c CLAIM_DIR] PROG...
 
 Runs each PROG (from its own directory, stdin from /dev/null) and prints KTAP:
   TAP version 13 / 1..N / "# "-prefixed program output /
@@ -18,6 +18,9 @@ Runs each PROG (from its own directory, stdin from /dev/null) and prints KTAP:
   not ok K SUITE: NAME                   anything else
 -t defaults to timeout=N from a "settings" file next to the first PROG, else 45;
 0 means no limit. SUITE defaults to the name of the first PROG's directory.
+-c shares PROG... with other runners given the same CLAIM_DIR: each program
+runs in the first runner to create CLAIM_DIR/NAME, and the plan comes last,
+counting the programs this runner ran.
 Exit status: 0 if nothing failed, 1 if something failed, 2 on usage error.
 EOF
 }
@@ -26,10 +29,12 @@ case ${1-} in --help | -h) usage; exit 0 ;; esac
 
 suite=""
 tmo=""
-while getopts s:t: opt; do
+claims=""
+while getopts s:t:c: opt; do
 	case $opt in
 	s) suite=$OPTARG ;;
 	t) tmo=$OPTARG ;;
+	c) claims=$OPTARG ;;
 	*) usage >&2; exit 2 ;;
 	esac
 done
@@ -137,14 +142,24 @@ run_one() {
 	esac
 }
 
+if [ -n "$claims" ] && ! mkdir -p "$claims"; then
+	echo "ksft-run.sh: cannot create claim directory '$claims'" >&2
+	exit 2
+fi
+
 exec 3>&1
 echo "TAP version 13"
-echo "1..$#"
+[ -n "$claims" ] || echo "1..$#"
 echo "# timeout set to $tmo"
 failed=0
 num=0
 for prog in "$@"; do
+	# mkdir is atomic: of the runners sharing $claims, one gets each name.
+	if [ -n "$claims" ] && ! mkdir "$claims/${prog##*/}" 2>/dev/null; then
+		continue
+	fi
 	num=$((num + 1))
 	run_one "$num" "$prog" || failed=1
 done
+[ -z "$claims" ] || echo "1..$num"
 exit "$failed"

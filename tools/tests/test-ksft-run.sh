@@ -133,5 +133,32 @@ printf '%s\n' "$out" >"$tmp/k.log"
 is "summary of a ksft-run log" "3 passed, 1 failed, 1 skipped" \
 	"$("$tools/tap-summary.sh" "$tmp/k.log" | tail -n 1 || :)"
 
+# Two runners sharing a claim directory, side by side: each program runs in
+# exactly one of them, each log's plan (last) counts what it ran, and the
+# two logs sum to the whole list.
+for i in 1 2 3 4 5 6; do
+	printf '#!/bin/sh\necho "ran %s" >>"%s/ran"\nsleep 2\n' "$i" "$tmp" >"$t/c$i.sh"
+	chmod +x "$t/c$i.sh"
+done
+rm -f "$tmp/ran"
+(cd "$t" && sh "$tools/ksft-run.sh" -s c -t 20 -c "$tmp/claims" c1.sh c2.sh \
+	c3.sh c4.sh c5.sh c6.sh >"$tmp/c-a.log") &
+a_pid=$!
+(cd "$t" && sh "$tools/ksft-run.sh" -s c -t 20 -c "$tmp/claims" c1.sh c2.sh \
+	c3.sh c4.sh c5.sh c6.sh >"$tmp/c-b.log") || :
+wait "$a_pid" || :
+is "claims: every program ran once" "1 2 3 4 5 6" \
+	"$(sed 's/^ran //' "$tmp/ran" | sort -n | tr '\n' ' ' | sed 's/ $//')"
+is "claims: the plan comes last in each log" "1..$(grep -c '^ok ' "$tmp/c-a.log")/1..$(grep -c '^ok ' "$tmp/c-b.log")" \
+	"$(tail -n 1 "$tmp/c-a.log")/$(tail -n 1 "$tmp/c-b.log")"
+is "claims: the two logs sum to the list" "6 passed, 0 failed, 0 skipped" \
+	"$("$tools/tap-summary.sh" "$tmp/c-a.log" "$tmp/c-b.log" | tail -n 1 || :)"
+if grep -q '^ok ' "$tmp/c-a.log" && grep -q '^ok ' "$tmp/c-b.log"; then
+	pass "claims: both runners ran programs"
+else
+	diag "$(cat "$tmp/c-a.log" "$tmp/c-b.log")"
+	fail "claims: both runners ran programs"
+fi
+
 echo "1..$n"
 exit "$failed"
