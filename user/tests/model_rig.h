@@ -81,8 +81,8 @@ static inline void rig_cfg(struct __test_metadata *_metadata, struct rig *r,
 	r->cfg.replicate = NG_REPL_NONE;
 	r->cfg.migrate = NG_MIGRATE_OFF;
 	r->cfg.directory = NG_DIR_OFF;
-	r->cfg.device_mem = 0;
-	r->cfg.device_mem_pct = 0;
+	r->cfg.sg.device_mem = 0;
+	r->cfg.sg.device_mem_pct = 0;
 	r->cfg.sharing_profile = false;
 	r->cfg.page_profile = false;
 	r->bytes = 1 << 20;

@@ -40,9 +40,9 @@ FIXTURE_SETUP(sg)
 	self->cfg.deterministic = true;
 	self->cfg.backend = NG_MEM_USER;
 	/* four rows of device memory, one partition */
-	self->cfg.device_mem = 4 * ROW;
-	self->cfg.device_mem_pct = 0;
-	self->cfg.tmh_units = 1;
+	self->cfg.sg.device_mem = 4 * ROW;
+	self->cfg.sg.device_mem_pct = 0;
+	self->cfg.sg.tmh_units = 1;
 }
 
 FIXTURE_TEARDOWN(sg)
@@ -149,7 +149,7 @@ TEST_F(sg, a_full_pending_queue_holds_the_sm)
 {
 	ng_ticks first;
 
-	self->cfg.tmh_queue = 2;
+	self->cfg.sg.tmh_queue = 2;
 	up(_metadata, self);
 	(void)load(self, 0, &first);
 	(void)load(self, 32, NULL);

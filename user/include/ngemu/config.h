@@ -18,6 +18,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ngemu/model/scalegpu.h"
+
 #define NG_MAX_GPUS	16
 #define NG_MAX_SMS	64	/* emulated SMs (worker threads) per GPU */
 
@@ -212,12 +214,7 @@ struct ng_config {
 	unsigned int msl2_ways;
 	double msl2_latency_ns;
 	/* ScaleGPU (model/scalegpu.c): device memory caches host memory */
-	uint64_t device_mem;		/* per GPU; 0: off */
-	double device_mem_pct;		/* > 0: this % of the data instead */
-	unsigned int tag_bytes;		/* data per tag (a DRAM row) */
-	unsigned int tmh_queue;		/* pending queue entries */
-	unsigned int tmh_scoreboard;	/* scoreboard entries */
-	unsigned int tmh_units;		/* memory partitions, a TMH each */
+	struct ng_scalegpu_config sg;
 	/* CPU-GPU link packets (link.c); host_header 0: not modeled */
 	unsigned int host_header;	/* bytes of header per packet */
 	unsigned int host_payload;	/* most data bytes per packet */

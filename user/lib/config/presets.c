@@ -52,7 +52,7 @@ static const struct ng_config base = {
 	.de_window = 20000, .remote_thresh = 0.02, .block_thresh = 0.2,
 	.hit_thresh = 0.4, .migrate = NG_MIGRATE_OFF,
 	.migrate_latency_ns = 20000,
-	.tag_bytes = 2048, .tmh_queue = 32, .tmh_scoreboard = 32, .tmh_units = 1,
+	.sg = NG_SCALEGPU_DEFAULTS,
 	.host_payload = 128, .msl2_ways = 16, .msl2_latency_ns = 100,
 };
 
@@ -244,9 +244,9 @@ static void scalegpu(struct ng_config *c)
 	c->host_header = 20;
 	c->host_payload = 128;
 	c->placement = NG_PLACE_HOST;
-	c->device_mem_pct = 100;
-	c->tag_bytes = 2048;
-	c->tmh_units = 6;	/* six memory partitions */
+	c->sg.device_mem_pct = 100;
+	c->sg.tag_bytes = 2048;
+	c->sg.tmh_units = 6;	/* six memory partitions */
 	c->rdc_size = 0;
 	c->rdc_pct = 0;
 }

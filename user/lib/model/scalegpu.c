@@ -125,10 +125,10 @@ static int sg_create(struct ng_model *m, void **priv, char *err,
 	}
 	d->m = m;
 	d->ngpus = m->ngpus;
-	d->tb = c->tag_bytes;
-	d->sectors = c->tag_bytes / SG_SECTOR;
+	d->tb = c->sg.tag_bytes;
+	d->sectors = c->sg.tag_bytes / SG_SECTOR;
 	d->tag_dur = ng_cost(m, ng_res_mem(m, 0), SG_TAG_BYTES);
-	d->row_dur = ng_cost(m, ng_res_mem(m, 0), c->tag_bytes);
+	d->row_dur = ng_cost(m, ng_res_mem(m, 0), c->sg.tag_bytes);
 	*priv = d;
 	return 0;
 }
@@ -138,11 +138,11 @@ static int sg_size(struct scalegpu *d, struct sg_gpu *g)
 {
 	const struct ng_config *c = d->m->cfg;
 	const struct ng_space *sp = d->m->space;
-	uint64_t bytes = c->device_mem;
+	uint64_t bytes = c->sg.device_mem;
 
-	if (c->device_mem_pct > 0)
+	if (c->sg.device_mem_pct > 0)
 		bytes = (uint64_t)((double)(sp->allocated + sp->host_allocated) *
-				   c->device_mem_pct / 100);
+				   c->sg.device_mem_pct / 100);
 	g->nrows = bytes / d->tb ? bytes / d->tb : 1;
 	g->tag = ng_table_alloc(g->nrows * sizeof(*g->tag));
 	g->ready = ng_table_alloc(g->nrows * sizeof(*g->ready));
@@ -251,7 +251,7 @@ static ng_ticks sg_miss(struct ng_sm *sm, struct scalegpu *d,
 			struct sg_gpu *g, uint64_t row, uint64_t i,
 			ng_ticks t)
 {
-	const struct ng_config *c = d->m->cfg;
+	const struct ng_scalegpu_config *c = &d->m->cfg->sg;
 	/* rows interleave across the partitions, each with its TMH */
 	unsigned int p = (unsigned int)(row % c->tmh_units);
 	uint64_t *queue = g->queue[p];
@@ -442,7 +442,7 @@ static void sg_reset(void *priv)
 
 static bool sg_enabled(const struct ng_config *c)
 {
-	return c->device_mem || c->device_mem_pct > 0;
+	return ng_scalegpu_on(&c->sg);
 }
 
 static int sg_validate(const struct ng_config *c, char *err, size_t errlen)
@@ -452,11 +452,12 @@ static int sg_validate(const struct ng_config *c, char *err, size_t errlen)
 			  "device-mem makes device memory a cache of host memory: it needs --placement host");
 		return -EINVAL;
 	}
-	if (c->tag_bytes & (c->tag_bytes - 1) || c->tag_bytes < c->line ||
-	    c->tag_bytes < SG_SECTOR) {
+	unsigned int tb = c->sg.tag_bytes;
+
+	if (tb & (tb - 1) || tb < c->line || tb < SG_SECTOR) {
 		ng_seterr(err, errlen,
 			  "tag-bytes %u must be a power of two, at least the line (%u)",
-			  c->tag_bytes, c->line);
+			  tb, c->line);
 		return -EINVAL;
 	}
 	return 0;
@@ -464,16 +465,16 @@ static int sg_validate(const struct ng_config *c, char *err, size_t errlen)
 
 static const struct ng_key sg_keys[] = {
 	{ .name = "device-mem", .type = NG_KEY_SIZE_PCT,
-	  .off = NG_KEY_OFF(device_mem), .pct_off = NG_KEY_OFF(device_mem_pct),
+	  .off = NG_KEY_OFF(sg.device_mem), .pct_off = NG_KEY_OFF(sg.device_mem_pct),
 	  .pct_max = 100, .min = 0, .max = (double)(1ULL << 40),
 	  .help = "ScaleGPU: device memory per GPU caching host memory, bytes or a % of the data (0: off)" },
-	NG_KEY_NUM("tag-bytes", NG_KEY_UINT, tag_bytes, 64, 2048,
+	NG_KEY_NUM("tag-bytes", NG_KEY_UINT, sg.tag_bytes, 64, 2048,
 		   "ScaleGPU: data per tag (a DRAM row), bytes"),
-	NG_KEY_NUM("tmh-queue", NG_KEY_UINT, tmh_queue, 1, SG_MAX_TMH,
+	NG_KEY_NUM("tmh-queue", NG_KEY_UINT, sg.tmh_queue, 1, SG_MAX_TMH,
 		   "ScaleGPU: the tag miss handler's pending queue entries"),
-	NG_KEY_NUM("tmh-scoreboard", NG_KEY_UINT, tmh_scoreboard, 1,
+	NG_KEY_NUM("tmh-scoreboard", NG_KEY_UINT, sg.tmh_scoreboard, 1,
 		   SG_MAX_TMH, "ScaleGPU: the tag miss handler's scoreboard entries"),
-	NG_KEY_NUM("tmh-units", NG_KEY_UINT, tmh_units, 1, SG_MAX_PARTS,
+	NG_KEY_NUM("tmh-units", NG_KEY_UINT, sg.tmh_units, 1, SG_MAX_PARTS,
 		   "ScaleGPU: memory partitions, each with a tag miss handler; rows interleave across them"),
 	{ .name = NULL },
 };

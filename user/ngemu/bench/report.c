@@ -315,7 +315,7 @@ const char *bench_system_name(const struct ng_config *c)
 							 "DualOpt, remote data caching";
 	if (c->migrate != NG_MIGRATE_OFF)
 		return "page migration on first remote touch";
-	if (c->device_mem || c->device_mem_pct > 0)
+	if (ng_scalegpu_on(&c->sg))
 		return "ScaleGPU";
 	if (c->placement == NG_PLACE_HOST)
 		return "zero-copy (data in host memory)";

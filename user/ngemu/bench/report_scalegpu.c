@@ -12,24 +12,19 @@
 #include "ngemu/util/format.h"
 #include "ngemu/util/json.h"
 
-static bool sg_on(const struct ng_config *c)
-{
-	return c->device_mem || c->device_mem_pct > 0;
-}
-
 void bench_scalegpu_mechanisms(FILE *f, const struct ng_config *c)
 {
 	char b1[32];
 
-	if (!sg_on(c))
+	if (!ng_scalegpu_on(&c->sg))
 		return;
-	if (c->device_mem_pct > 0)
-		fprintf(f, "ScaleGPU device memory %g%% of the data", c->device_mem_pct);
+	if (c->sg.device_mem_pct > 0)
+		fprintf(f, "ScaleGPU device memory %g%% of the data", c->sg.device_mem_pct);
 	else
 		fprintf(f, "ScaleGPU device memory %s/GPU",
-		       ng_format_bytes(c->device_mem, b1, sizeof(b1)));
+		       ng_format_bytes(c->sg.device_mem, b1, sizeof(b1)));
 	fprintf(f, " caching host memory, %u B per tag, TMH %u/%u x %u; ",
-	       c->tag_bytes, c->tmh_queue, c->tmh_scoreboard, c->tmh_units);
+	       c->sg.tag_bytes, c->sg.tmh_queue, c->sg.tmh_scoreboard, c->sg.tmh_units);
 }
 
 void bench_scalegpu_human(const struct ng_config *cfg,
@@ -39,7 +34,7 @@ void bench_scalegpu_human(const struct ng_config *cfg,
 	uint64_t hits = t->v[NG_CTR_SG_HIT], miss = t->v[NG_CTR_SG_MISS];
 	char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32], b7[32];
 
-	if (!sg_on(cfg))
+	if (!ng_scalegpu_on(&cfg->sg))
 		return;
 	printf("scalegpu   tag hit rate %.1f%% of %s reads and atomics; %s rows fetched (%s misses waited for them), %s evicted; writes %s cold, %s relayed on conflict; host link %s; SM time held by a full TMH %.1f us\n",
 	       hits + miss ? 100.0 * (double)hits / (double)(hits + miss) : 0,

@@ -43,10 +43,10 @@ static const char *device_mem(const struct ng_paper_run *w,
 			      size_t len)
 {
 	(void)ref;
-	if (w->cfg.device_mem_pct > 0)
-		snprintf(buf, len, "%g%%", w->cfg.device_mem_pct);
-	else if (w->cfg.device_mem)
-		ng_format_bytes(w->cfg.device_mem, buf, len);
+	if (w->cfg.sg.device_mem_pct > 0)
+		snprintf(buf, len, "%g%%", w->cfg.sg.device_mem_pct);
+	else if (w->cfg.sg.device_mem)
+		ng_format_bytes(w->cfg.sg.device_mem, buf, len);
 	else
 		snprintf(buf, len, "-");
 	return buf;
@@ -90,8 +90,8 @@ static const struct ng_col *const cols[] = {
 static void describe(const struct ng_config *c, const char *wl)
 {
 	printf("ngemu bench --compare %s: %u GPU%s, %u B per tag, TMH %u/%u x %u, host link %g GB/s, %g ns each way%s\n",
-	       wl, c->gpus, c->gpus == 1 ? "" : "s", c->tag_bytes,
-	       c->tmh_queue, c->tmh_scoreboard, c->tmh_units, c->host_bw,
+	       wl, c->gpus, c->gpus == 1 ? "" : "s", c->sg.tag_bytes,
+	       c->sg.tmh_queue, c->sg.tmh_scoreboard, c->sg.tmh_units, c->host_bw,
 	       c->host_latency_ns, c->deterministic ? ", deterministic" : "");
 }
 

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Every statistic ngemu keeps, registered by name in this one list: the
- * component that owns it, its name, and what it counts. Each emulated SM has
+ * component that owns it, its name, and what it counts. A component with a
+ * header of its own lists its counters there (NG_SCALEGPU_COUNTERS) and
+ * this list takes them in at their place. Each emulated SM has
  * a private array of them (no sharing, no atomics on the hot path); a GPU's
  * value is the sum over its SMs, taken after a launch.
  */
@@ -9,6 +11,8 @@
 #define NGEMU_COUNTERS_H
 
 #include <stdint.h>
+
+#include "ngemu/model/scalegpu.h"
 
 #define NG_COUNTERS(X)							\
 	X(REQ,		"core",	"requests",	"line requests issued")	\
@@ -91,15 +95,7 @@
 	X(MIG_BYTES,	"migrate", "bytes",	"link bytes moving them") \
 	X(MSL2_HIT,	"msl2",	"hits",		"requests a memory-side L2 served (by requester)") \
 	X(MSL2_MISS,	"msl2",	"misses",	"requests that went on to memory (by requester)") \
-	X(SG_HIT,	"scalegpu", "hits",	"host-homed requests served by device memory (tag hits)") \
-	X(SG_MISS,	"scalegpu", "misses",	"read and atomic tag misses, each through the TMH's pending queue") \
-	X(SG_FETCH,	"scalegpu", "fetches",	"rows fetched from the host (scoreboard entries made)") \
-	X(SG_COLD_WR,	"scalegpu", "cold_writes", "writes to a row not in device memory: written there and sent to the host") \
-	X(SG_CONFL_WR,	"scalegpu", "conflict_writes", "writes to a slot holding another row: relayed to the host") \
-	X(SG_EVICT,	"scalegpu", "evictions", "rows replaced by a fetch") \
-	X(SG_WB_BYTES,	"scalegpu", "writeback_bytes", "dirty bytes written back to the host") \
-	X(SG_INVAL,	"scalegpu", "invalidations", "rows dropped because another GPU wrote them in the kernel") \
-	X(SG_STALL,	"scalegpu", "stall_ticks", "SM time held by a full pending queue or scoreboard, ticks") \
+	NG_SCALEGPU_COUNTERS(X)						\
 	X(XACT_REQ,	"link",	"requests",	"inter-GPU requests without data (loads, atomics)") \
 	X(XACT_DATA,	"link",	"data",		"inter-GPU transfers with data (lines back, stores, atomics' values)") \
 	X(LINK_TX,	"link",	"tx_bytes",	"bytes this GPU sent over links") \
