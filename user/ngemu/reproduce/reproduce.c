@@ -203,46 +203,12 @@ static bool takes_value(const char *a)
 	return k && k->type != NG_KEY_BOOL;
 }
 
-/* Claim @c's line of claims.csv, row of report.md, object of claims.json. */
-static void write_claim(const struct rp_claim *c, FILE *csv, FILE *md,
-			struct ng_json *j)
-{
-	const char *dir = c->shown ? "shown" : "not shown";
-	double ratio = c->paper > 0 ? c->ngemu / c->paper : 0;
-
-	fprintf(csv, "%s,\"%s\",%s,%s,%s,\"%s\",%.6g,%.6g,%.6g,%s,%s,%u,\"%s\"\n",
-		c->id, c->source, c->metric, c->sys, c->ref,
-		c->wls[0] ? c->wls : "all", c->paper, c->ngemu, ratio, dir,
-		rp_mean_names[c->mean], c->used, c->left_out);
-	fprintf(md, "| %s (%s, %s) | %s | %s vs %s%s%s | %.3g | %.3g | %.2f | %s | %u of %u%s%s | %s |\n",
-		c->id, c->metric, rp_mean_names[c->mean], c->source,
-		c->sys, c->ref, c->wls[0] ? ", on " : "", c->wls,
-		c->paper, c->ngemu, ratio, dir, c->used, c->total,
-		c->left_out[0] ? "; left out: " : "", c->left_out,
-		c->explain);
-	ng_json_object_begin(j);
-	ng_json_kv_string(j, "claim", c->id);
-	ng_json_kv_string(j, "source", c->source);
-	ng_json_kv_string(j, "metric", c->metric);
-	ng_json_kv_string(j, "system", c->sys);
-	ng_json_kv_string(j, "reference", c->ref);
-	ng_json_kv_string(j, "workloads", c->wls[0] ? c->wls : "all");
-	ng_json_kv_double(j, "paper", c->paper);
-	ng_json_kv_double(j, "ngemu", c->ngemu);
-	ng_json_kv_double(j, "ngemu_over_paper", ratio);
-	ng_json_kv_string(j, "direction", dir);
-	ng_json_kv_string(j, "mean", rp_mean_names[c->mean]);
-	ng_json_kv_uint(j, "used", c->used);
-	ng_json_kv_string(j, "left_out", c->left_out);
-	ng_json_kv_string(j, "explain", c->explain);
-	ng_json_object_end(j);
-}
-
 static int write_outputs(const char *out, const char *paper,
 			 const struct rp_paper *p, unsigned int shown,
 			 const struct rp_row *r, unsigned int n, const char *sizes)
 {
 	static const char *const name[3] = { "claims.csv", "claims.json", "report.md" };
+	struct rp_claim_row rows[RP_MAX_CLAIMS];
 	struct out_file o[3];
 	char path[1024];
 	FILE *csv, *md, *js;
@@ -260,24 +226,22 @@ static int write_outputs(const char *out, const char *paper,
 	csv = o[0].f;
 	js = o[1].f;
 	md = o[2].f;
-	fprintf(csv, "claim,source,metric,system,reference,workloads,paper,ngemu,ngemu_over_paper,direction,mean,used,left_out\n");
+	for (unsigned int i = 0; i < p->n; i++)
+		rows[i] = (struct rp_claim_row){ .paper = paper, .c = &p->c[i] };
+	rp_claims_csv(csv, rows, p->n, false);
 	ng_json_init(&j, js, true);
 	ng_json_object_begin(&j);
 	ng_json_kv_string(&j, "paper", paper);
 	ng_json_kv_string(&j, "title", p->title);
 	ng_json_kv_string(&j, "reference", p->ref);
 	ng_json_key(&j, "claims");
-	ng_json_array_begin(&j);
+	rp_claims_json(&j, rows, p->n, false);
+	ng_json_object_end(&j);
 	fprintf(md, "# ngemu reproduce %s\n\n%s, on ngemu's `%s` preset, against `%s`.\n"
 		"Workloads: %s. Sizes: %s.\n\n"
-		"%u of %u claims shown in the paper's direction.\n\n"
-		"| claim | source | system | paper | ngemu | ngemu / paper | direction | workloads in the mean | where to look |\n"
-		"|---|---|---|---|---|---|---|---|---|\n",
+		"%u of %u claims shown in the paper's direction.\n\n",
 		paper, p->title, p->preset, p->ref, p->workloads, sizes, shown, p->n);
-	for (unsigned int i = 0; i < p->n; i++)
-		write_claim(&p->c[i], csv, md, &j);
-	ng_json_array_end(&j);
-	ng_json_object_end(&j);
+	rp_claims_md(md, rows, p->n, false);
 	ng_json_finish(&j);
 	fprintf(md, "\nspeedup: the reference's modeled time / the system's;\n"
 		"traffic: link bytes, remote: remote requests' share, link-share: share of\n"

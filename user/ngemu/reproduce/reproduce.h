@@ -85,6 +85,30 @@ struct rp_row {
 #define NG_RP_PAPERS	16
 
 /*
+ * A row of the claims table (claims_table.c): claim @c of paper @paper,
+ * whose report is at @link (markdown; NULL: no link). The table's
+ * renderers print the paper's name first when @with_paper (reproduce
+ * all's summary), and the same columns, by the same names, in each form.
+ */
+struct rp_claim_row {
+	const char *paper;
+	const char *link;
+	const struct rp_claim *c;
+};
+
+struct ng_json;
+void rp_claims_csv(FILE *f, const struct rp_claim_row *rows, unsigned int n,
+		   bool with_paper);
+void rp_claims_md(FILE *f, const struct rp_claim_row *rows, unsigned int n,
+		  bool with_paper);
+/* an array of one object a row */
+void rp_claims_json(struct ng_json *j, const struct rp_claim_row *rows,
+		    unsigned int n, bool with_paper);
+/* the summary's lines on stdout and how many claims ngemu shows */
+void rp_claims_human(FILE *f, const struct rp_claim_row *rows, unsigned int n,
+		     bool with_paper);
+
+/*
  * reproduce all's last table: every claim of the @n papers @p (whose
  * reports are in @dirs) with the paper's value, ngemu's, their ratio,
  * shown or not and where to look, on stdout and in DIR/reproduce-
