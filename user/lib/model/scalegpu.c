@@ -45,12 +45,14 @@
  * as the kernels' own restart at 0.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/link.h"
 #include "ngemu/model/model.h"
 #include "ngemu/util/err.h"
+#include "ngemu/util/format.h"
 #include "util/util.h"
 
 #define SG_SECTOR	64	/* the DRAM's access granularity */
@@ -479,6 +481,41 @@ static const struct ng_key sg_keys[] = {
 	{ .name = NULL },
 };
 
+/* For ngemu bench: how much device memory caches the host's data, and how. */
+static void sg_describe(const struct ng_config *c, FILE *f)
+{
+	char b[32];
+
+	if (c->sg.device_mem_pct > 0)
+		fprintf(f, "ScaleGPU device memory %g%% of the data", c->sg.device_mem_pct);
+	else
+		fprintf(f, "ScaleGPU device memory %s/GPU",
+			ng_format_bytes(c->sg.device_mem, b, sizeof(b)));
+	fprintf(f, " caching host memory, %u B per tag, TMH %u/%u x %u; ",
+		c->sg.tag_bytes, c->sg.tmh_queue, c->sg.tmh_scoreboard,
+		c->sg.tmh_units);
+}
+
+/* The tags' hit rate, the TMH's fetches and stalls, the host link's bytes. */
+static void sg_report(const struct ng_config *c, const struct ng_counters *t,
+		      FILE *f)
+{
+	uint64_t hits = t->v[NG_CTR_SG_HIT], miss = t->v[NG_CTR_SG_MISS];
+	char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32], b7[32];
+
+	(void)c;
+	fprintf(f, "scalegpu   tag hit rate %.1f%% of %s reads and atomics; %s rows fetched (%s misses waited for them), %s evicted; writes %s cold, %s relayed on conflict; host link %s; SM time held by a full TMH %.1f us\n",
+		hits + miss ? 100.0 * (double)hits / (double)(hits + miss) : 0,
+		ng_format_si((double)(hits + miss), b1, sizeof(b1)),
+		ng_format_si((double)t->v[NG_CTR_SG_FETCH], b2, sizeof(b2)),
+		ng_format_si((double)miss, b3, sizeof(b3)),
+		ng_format_si((double)t->v[NG_CTR_SG_EVICT], b4, sizeof(b4)),
+		ng_format_si((double)t->v[NG_CTR_SG_COLD_WR], b5, sizeof(b5)),
+		ng_format_si((double)t->v[NG_CTR_SG_CONFL_WR], b6, sizeof(b6)),
+		ng_format_bytes(t->v[NG_CTR_HOST_BYTES], b7, sizeof(b7)),
+		(double)t->v[NG_CTR_SG_STALL] / NG_TICKS_PER_NS / 1e3);
+}
+
 /* host rows device memory held: served without the link */
 static const unsigned int sg_off_link[] = { NG_CTR_SG_HIT, NG_CTR_MAX };
 
@@ -489,6 +526,8 @@ const struct ng_component ng_scalegpu_component = {
 	.counters = "scalegpu",
 	.off_link = sg_off_link,
 	.enabled = sg_enabled,
+	.describe = sg_describe,
+	.report = sg_report,
 	.remote_only = true,
 	.validate = sg_validate,
 	.create = sg_create,

@@ -22,3 +22,16 @@ const char *ng_format_bytes(uint64_t bytes, char *buf, size_t len)
 	snprintf(buf, len, "%.1f %s", v, units[u]);
 	return buf;
 }
+
+const char *ng_format_si(double v, char *buf, size_t len)
+{
+	if (v >= 1e9)
+		snprintf(buf, len, "%.2f G", v / 1e9);
+	else if (v >= 1e6)
+		snprintf(buf, len, "%.2f M", v / 1e6);
+	else if (v >= 1e3)
+		snprintf(buf, len, "%.2f k", v / 1e3);
+	else
+		snprintf(buf, len, "%.0f", v);
+	return buf;
+}

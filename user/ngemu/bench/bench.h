@@ -43,14 +43,7 @@ void bench_dualopt_json(struct ng_json *j, const struct ng_config *cfg,
 			const struct ng_bench_result *r);
 void bench_dualopt_human(const struct ng_config *cfg,
 			 const struct ng_bench_result *r);
-/*
- * ScaleGPU's part (report_scalegpu.c): its mechanisms line and a line for
- * people; nothing when device memory does not cache the host.
- */
-void bench_scalegpu_mechanisms(FILE *f, const struct ng_config *c);
-void bench_scalegpu_human(const struct ng_config *cfg,
-			  const struct ng_bench_result *r);
-/* host-copies once or per-kernel: the copies beside the kernels */
+/* host-copies once or per-kernel (report_copies.c): the copies beside the kernels */
 void bench_copies_human(const struct ng_config *cfg,
 			const struct ng_bench_result *r);
 void bench_copies_json(struct ng_json *j, const struct ng_config *cfg,

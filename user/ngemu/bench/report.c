@@ -13,6 +13,7 @@
 #include "bench.h"
 #include "../commands.h"
 #include "ngemu/config.h"
+#include "ngemu/model/component.h"
 #include "ngemu/model/dir.h"
 #include "ngemu/model/hwc.h"
 #include "ngemu/runtime/system.h"
@@ -261,15 +262,7 @@ void bench_print_json(const struct ng_config *cfg,
 
 const char *fmt_si(double v, char *buf, size_t len)
 {
-	if (v >= 1e9)
-		snprintf(buf, len, "%.2f G", v / 1e9);
-	else if (v >= 1e6)
-		snprintf(buf, len, "%.2f M", v / 1e6);
-	else if (v >= 1e3)
-		snprintf(buf, len, "%.2f k", v / 1e3);
-	else
-		snprintf(buf, len, "%.0f", v);
-	return buf;
+	return ng_format_si(v, buf, len);
 }
 
 const char *fmt_dur(double s, char *buf, size_t len)
@@ -369,7 +362,10 @@ static void print_mechanisms(FILE *f, const struct ng_config *c)
 	if (c->replicate != NG_REPL_NONE)
 		fprintf(f, "replication %s; ", ng_replicate_name(c->replicate));
 	bench_dualopt_mechanisms(f, c);
-	bench_scalegpu_mechanisms(f, c);
+	for (unsigned int i = 0; ng_components[i]; i++)
+		if (ng_components[i]->describe &&
+		    ng_component_enabled(ng_components[i], c))
+			ng_components[i]->describe(c, f);
 	fprintf(f, "%s pages; %s CTA scheduling%s", ng_placement_name(c->placement),
 	       ng_sched_name(c->sched), c->steal ? " with stealing" : "");
 }
@@ -547,7 +543,10 @@ void bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
 	bench_links_human(links);
 	human_caches(cfg, r);
 	bench_dualopt_human(cfg, r);
-	bench_scalegpu_human(cfg, r);
+	for (unsigned int i = 0; ng_components[i]; i++)
+		if (ng_components[i]->report &&
+		    ng_component_enabled(ng_components[i], cfg))
+			ng_components[i]->report(cfg, t, stdout);
 	bench_copies_human(cfg, r);
 	if (cfg->replicate != NG_REPL_NONE)
 		printf("replicate  %s: %llu pages replicated (%s, %.1f%% of the footprint), %llu collapsed\n",

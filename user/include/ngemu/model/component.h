@@ -18,8 +18,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ngemu/config.h"
+#include "ngemu/util/counters.h"
 
 struct ng_model;
 struct ng_sm;
@@ -82,6 +84,16 @@ struct ng_component {
 	 * there was one
 	 */
 	bool (*invalidate)(void *priv, unsigned int gpu, uintptr_t line);
+
+	/*
+	 * optional, for ngemu bench's report when the component is on: its
+	 * part of the "mechanisms" line (what it is, its sizes; ending in
+	 * "; "), and its own line, from a run's counters summed over the
+	 * GPUs (ending in a newline)
+	 */
+	void (*describe)(const struct ng_config *c, FILE *f);
+	void (*report)(const struct ng_config *c, const struct ng_counters *total,
+		       FILE *f);
 };
 
 /* Every component, in pipeline order, NULL-terminated. */

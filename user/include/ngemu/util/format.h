@@ -9,4 +9,7 @@
 /* "0 B", "512 B", "1.5 KiB", "23.9 GiB": binary units, one decimal. */
 const char *ng_format_bytes(uint64_t bytes, char *buf, size_t len);
 
+/* "950", "1.50 k", "2.00 M", "3.10 G": a count in decimal units. */
+const char *ng_format_si(double v, char *buf, size_t len);
+
 #endif /* NGEMU_FORMAT_H */
