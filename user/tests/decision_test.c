@@ -18,7 +18,7 @@ static void de_rig(struct __test_metadata *_metadata, struct rig *r,
 {
 	rig_cfg(_metadata, r, "dualopt", 2);
 	r->cfg.remote_opt = ro;
-	r->cfg.l1_size = 16 << 10;
+	r->cfg.l1.size = 16 << 10;
 	r->cfg.codec_pack = 0;
 	r->cfg.flit = 4;
 	r->cfg.de_warmup = 10;

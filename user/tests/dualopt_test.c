@@ -309,7 +309,7 @@ TEST_F(dualopt, codec_packs_ten_and_flushes_on_timeout)
 TEST_F(dualopt, rdma_cache_holds_remote_lines_only_per_kernel)
 {
 	self->cfg.remote_opt = NG_RO_RDMA;
-	self->cfg.l1_size = 0;
+	self->cfg.l1.size = 0;
 	up(_metadata, self);
 	EXPECT_EQ(7u, load(self, 0, self->l + 7));
 	EXPECT_EQ(0, ctr(self, NG_CTR_RDMA_FILL) + ctr(self, NG_CTR_RDMA_MISS));
@@ -345,8 +345,8 @@ TEST_F(dualopt, memory_side_l2_serves_every_requester)
 	struct ng_req r;
 
 	self->cfg.remote_opt = NG_RO_OFF;
-	self->cfg.l1_size = 0;
-	self->cfg.msl2_size = 64 << 10;
+	self->cfg.l1.size = 0;
+	self->cfg.msl2.size = 64 << 10;
 	up(_metadata, self);
 	r = req(self, 0, self->l + 3, 1ULL << 3, NG_OP_LOAD);
 	miss_t = r.t;
@@ -466,10 +466,10 @@ TEST_F(dualopt, engine_needs_an_l1)
 	char err[256];
 
 	self->cfg.remote_opt = NG_RO_AUTO;
-	self->cfg.l1_size = 0;
+	self->cfg.l1.size = 0;
 	EXPECT_EQ(-EINVAL, ng_config_validate(&self->cfg, err, sizeof(err)));
 	EXPECT_NE(NULL, strstr(err, "l1-size"));
-	self->cfg.l1_size = 16 << 10;
+	self->cfg.l1.size = 16 << 10;
 	self->cfg.xfer_gran = 12;
 	EXPECT_EQ(-EINVAL, ng_config_validate(&self->cfg, err, sizeof(err)));
 	EXPECT_NE(NULL, strstr(err, "xfer-gran"));
@@ -481,7 +481,7 @@ TEST_F(dualopt, a_page_moves_once_to_its_first_remote_toucher)
 {
 	self->cfg.remote_opt = NG_RO_OFF;
 	self->cfg.migrate = NG_MIGRATE_FIRST_TOUCH;
-	self->cfg.l1_size = 0;
+	self->cfg.l1.size = 0;
 	up(_metadata, self);
 	EXPECT_EQ(1000000u, load(self, 0, self->r));
 	/* the fault waits for the interval's end */

@@ -14,9 +14,9 @@ static void l1_rig(struct __test_metadata *_metadata, struct rig *r)
 {
 	rig_cfg(_metadata, r, "carve", 2);
 	r->cfg.sm_scale = 2;
-	r->cfg.l1_size = 16 << 10;	/* 128 lines of 128 B */
-	r->cfg.l1_ways = 4;
-	r->cfg.l1_latency_ns = 20;
+	r->cfg.l1.size = 16 << 10;	/* 128 lines of 128 B */
+	r->cfg.l1.ways = 4;
+	r->cfg.l1.latency_ns = 20;
 	rig_up(_metadata, r);
 }
 
@@ -28,7 +28,7 @@ TEST(a_local_line_read_again_hits_in_l1_latency)
 	l1_rig(_metadata, &r);
 	EXPECT_EQ(3u, rig_load(&r, 0, rig_word(&r, 0, 3), at, &miss));
 	/* a miss pays the lookup too */
-	EXPECT_NEAR(miss - at, rig_ns(r.cfg.l1_latency_ns + rig_local_ns(&r.cfg)), 2);
+	EXPECT_NEAR(miss - at, rig_ns(r.cfg.l1.latency_ns + rig_local_ns(&r.cfg)), 2);
 	EXPECT_EQ(1, rig_ctr(&r, 0, NG_CTR_L1_MISS));
 	EXPECT_EQ(1, rig_ctr(&r, 0, NG_CTR_L1_FILL));
 	at = miss + rig_ns(5);
@@ -47,7 +47,7 @@ TEST(a_remote_line_read_again_hits_without_the_link)
 
 	l1_rig(_metadata, &r);
 	EXPECT_EQ(1000000u, rig_load(&r, 0, rig_word(&r, 1, 0), at, &miss));
-	EXPECT_NEAR(miss - at, rig_ns(r.cfg.l1_latency_ns + rig_remote_ns(&r.cfg)), 4);
+	EXPECT_NEAR(miss - at, rig_ns(r.cfg.l1.latency_ns + rig_remote_ns(&r.cfg)), 4);
 	at = miss + rig_ns(5);
 	EXPECT_EQ(1000031u, rig_load(&r, 0, rig_word(&r, 1, 31), at, &t));
 	EXPECT_EQ(rig_ns(20), t - at);

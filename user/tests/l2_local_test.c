@@ -56,7 +56,7 @@ static void setup(struct __test_metadata *_metadata, struct run *r,
 
 	ASSERT_EQ(0, ng_config_preset(&cfg, "carve", err, sizeof(err)));
 	cfg.l2_local = l2_local;
-	cfg.l1_size = 0;
+	cfg.l1.size = 0;
 	cfg.gpus = 2;
 	cfg.mem_per_gpu = 64 << 20;
 	cfg.l2_size = 64 << 10;		/* 512 lines of 128 B */

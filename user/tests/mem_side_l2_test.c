@@ -14,9 +14,9 @@
 static void msl2_rig(struct __test_metadata *_metadata, struct rig *r)
 {
 	rig_cfg(_metadata, r, "carve", 2);
-	r->cfg.msl2_size = 64 << 10;
-	r->cfg.msl2_ways = 16;
-	r->cfg.msl2_latency_ns = 100;
+	r->cfg.msl2.size = 64 << 10;
+	r->cfg.msl2.ways = 16;
+	r->cfg.msl2.latency_ns = 100;
 	r->cfg.mlp = 8192;
 	rig_up(_metadata, r);
 }
@@ -57,7 +57,7 @@ TEST(every_requester_hits_from_the_next_interval_on)
 	EXPECT_EQ(1, rig_ctr(&r, 1, NG_CTR_MSL2_HIT));
 	EXPECT_EQ(1, rig_ctr(&r, 1, NG_CTR_MEM_ACC));
 	EXPECT_NEAR(t - at, rig_ns(rig_remote_ns(&r.cfg) - rig_local_ns(&r.cfg) +
-				    r.cfg.msl2_latency_ns), 4);
+				    r.cfg.msl2.latency_ns), 4);
 	rig_down(&r);
 }
 

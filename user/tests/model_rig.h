@@ -70,13 +70,13 @@ static inline void rig_cfg(struct __test_metadata *_metadata, struct rig *r,
 	r->cfg.mem_per_gpu = 16 << 20;
 	r->cfg.deterministic = true;
 	r->cfg.backend = NG_MEM_USER;
-	r->cfg.l1_size = 0;
+	r->cfg.l1.size = 0;
 	r->cfg.l2_size = 0;
 	r->cfg.l2_local = false;
 	r->cfg.rdc_size = 0;
 	r->cfg.rdc_pct = 0;
 	r->cfg.coherence = NG_COH_SWC;
-	r->cfg.msl2_size = 0;
+	r->cfg.msl2.size = 0;
 	r->cfg.remote_opt = NG_RO_OFF;
 	r->cfg.replicate = NG_REPL_NONE;
 	r->cfg.migrate = NG_MIGRATE_OFF;

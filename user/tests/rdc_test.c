@@ -58,7 +58,7 @@ static void cfg_base(struct __test_metadata *_metadata, FIXTURE_DATA(rdc) *self,
 	self->cfg.mem_per_gpu = 16 << 20;
 	self->cfg.deterministic = true;
 	/* the RDC and the L2 seen without an L1 in front (its own tests) */
-	self->cfg.l1_size = 0;
+	self->cfg.l1.size = 0;
 }
 
 /* ... then the space, the model, an SM per GPU, x and y, a kernel begun. */

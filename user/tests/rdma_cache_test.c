@@ -16,9 +16,9 @@ static void rdma_rig(struct __test_metadata *_metadata, struct rig *r)
 	rig_cfg(_metadata, r, "dualopt", 2);
 	r->cfg.remote_opt = NG_RO_RDMA;
 	r->cfg.sm_scale = 2;
-	r->cfg.rdma_size = 8 << 10;
-	r->cfg.rdma_ways = 16;
-	r->cfg.rdma_latency_ns = 20;
+	r->cfg.rdma.size = 8 << 10;
+	r->cfg.rdma.ways = 16;
+	r->cfg.rdma.latency_ns = 20;
 	rig_up(_metadata, r);
 }
 

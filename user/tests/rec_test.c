@@ -170,7 +170,7 @@ static void up(struct __test_metadata *_metadata, FIXTURE_DATA(rec) *self,
 	self->cfg.page = 4096;
 	self->cfg.mem_per_gpu = 16 << 20;
 	self->cfg.deterministic = true;
-	self->cfg.l1_size = l1;
+	self->cfg.l1.size = l1;
 	self->cfg.l2_size = 64 << 10;
 	self->cfg.directory = org;
 	self->cfg.dir_entries = entries;

@@ -219,7 +219,7 @@ static void small_config(struct ng_config *c)
 	c->rdc_size = 0;
 	c->rdc_pct = 0;
 	/* no L1 in front of the L2 and memory these tests watch */
-	c->l1_size = 0;
+	c->l1.size = 0;
 }
 
 TEST(placement_home)

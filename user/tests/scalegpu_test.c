@@ -34,7 +34,7 @@ FIXTURE_SETUP(sg)
 	ASSERT_EQ(0, ng_config_preset(&self->cfg, "scalegpu", NULL, 0));
 	self->cfg.sms = 1;
 	self->cfg.sm_scale = 1;
-	self->cfg.l1_size = 0;
+	self->cfg.l1.size = 0;
 	self->cfg.l2_size = 0;
 	self->cfg.mem_per_gpu = 16 << 20;
 	self->cfg.deterministic = true;

@@ -33,7 +33,7 @@ static void scaled(struct ng_config *c, uint64_t rdc)
 	 * intervals of 250 and 1000 (4.0% without them): the one-interval
 	 * delay of other GPUs' bookings weighs more (an open question).
 	 */
-	c->l1_size = 0;
+	c->l1.size = 0;
 	c->l2_local = false;
 }
 

@@ -18,6 +18,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ngemu/model/mem_side_l2.h"
+#include "ngemu/model/l1.h"
+#include "ngemu/model/rdma_cache.h"
 #include "ngemu/model/scalegpu.h"
 
 #define NG_MAX_GPUS	16
@@ -185,9 +188,7 @@ struct ng_config {
 	bool page_profile;		/* CODA's page-access tracking (one too) */
 	enum ng_host_copies host_copies;
 	/* REC (model/l1.c): an L1 per real SM (CU), software coherent */
-	uint64_t l1_size;		/* per CU; 0: no L1 */
-	unsigned int l1_ways;
-	double l1_latency_ns;
+	struct ng_l1_config l1;
 	/* REC (model/directory.c): the L2's coherence for remote lines */
 	enum ng_directory directory;
 	unsigned int dir_entries;	/* per home GPU */
@@ -201,18 +202,14 @@ struct ng_config {
 	unsigned int mshr_entries;	/* miss entries per real SM (CU) */
 	unsigned int codec_pack;	/* transactions per packet; 0: no CoDec */
 	unsigned int codec_timeout;	/* cycles a packet waits to fill */
-	uint64_t rdma_size;		/* RDMA cache per GPU */
-	unsigned int rdma_ways;
-	double rdma_latency_ns;
+	struct ng_rdma_config rdma;	/* the RDMA cache (rdma_cache.c) */
 	unsigned int de_warmup;		/* remote accesses before the window */
 	unsigned int de_window;		/* remote accesses the engine watches */
 	double remote_thresh, block_thresh, hit_thresh;
 	enum ng_migrate migrate;
 	double migrate_latency_ns;	/* a migrating fault's stall */
 	/* MGPUSim's memory-side L2 (model/mem_side_l2.c) */
-	uint64_t msl2_size;		/* per GPU; 0: none */
-	unsigned int msl2_ways;
-	double msl2_latency_ns;
+	struct ng_msl2_config msl2;
 	/* ScaleGPU (model/scalegpu.c): device memory caches host memory */
 	struct ng_scalegpu_config sg;
 	/* CPU-GPU link packets (link.c); host_header 0: not modeled */

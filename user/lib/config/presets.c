@@ -43,17 +43,17 @@ static const struct ng_config base = {
 	.sched = NG_SCHED_BATCH, .backend = NG_MEM_AUTO, .interval = 1000,
 	.seed = 1, .inject_batch_us = 20, .shared_bytes = 48 << 10,
 	.coherence = NG_COH_HWC, .imst_reset = 0.01,
-	.l1_ways = 4, .l1_latency_ns = 20,
+	.l1 = NG_L1_DEFAULTS,
 	.directory = NG_DIR_OFF, .dir_entries = 8192, .dir_ways = 8,
 	.dir_policy = NG_DIR_LRU, .rec_range = 1024, .dir_addr_bits = 48,
 	.remote_opt = NG_RO_OFF, .xfer_gran = 4, .mshr_entries = 128,
-	.codec_pack = 10, .codec_timeout = 30, .rdma_size = 1536 << 10,
-	.rdma_ways = 16, .rdma_latency_ns = 20, .de_warmup = 2000,
+	.codec_pack = 10, .codec_timeout = 30, .rdma = NG_RDMA_DEFAULTS,
+	.de_warmup = 2000,
 	.de_window = 20000, .remote_thresh = 0.02, .block_thresh = 0.2,
 	.hit_thresh = 0.4, .migrate = NG_MIGRATE_OFF,
 	.migrate_latency_ns = 20000,
 	.sg = NG_SCALEGPU_DEFAULTS,
-	.host_payload = 128, .msl2_ways = 16, .msl2_latency_ns = 100,
+	.host_payload = 128, .msl2 = NG_MSL2_DEFAULTS,
 };
 
 static void carve(struct ng_config *c)
@@ -68,8 +68,8 @@ static void carve(struct ng_config *c)
 	 * Table III: "L1 data cache 128KB per SM, 128B lines, 4 ways" (its
 	 * latency is not given: the default's 20 ns)
 	 */
-	c->l1_size = 128 << 10;
-	c->l1_ways = 4;
+	c->l1.size = 128 << 10;
+	c->l1.ways = 4;
 	/* IV-A: a 2 GB RDC of each GPU's 32 GB, with hardware coherence */
 	c->rdc_pct = 6.25;
 	c->coherence = NG_COH_HWC;
@@ -115,7 +115,7 @@ static void mgpusim_cu(struct ng_config *c)
 static void dualopt(struct ng_config *c)
 {
 	c->line = 64;
-	c->l1_size = 16 << 10;
+	c->l1.size = 16 << 10;
 	c->l2_size = 0;
 	c->mem_per_gpu = 4ULL << 30;
 	c->placement = NG_PLACE_CGP;
@@ -124,7 +124,7 @@ static void dualopt(struct ng_config *c)
 	c->rdc_pct = 0;
 	c->remote_opt = NG_RO_AUTO;
 	/* MGPUSim's L2 is memory-side: 0.5 MB beside the RDMA cache */
-	c->msl2_size = 512 << 10;
+	c->msl2.size = 512 << 10;
 	/*
 	 * "The GPUs are interconnected via PCIe-like interconnect (4th
 	 * generation)" (section 5), which MGPUSim builds as a switch: each
@@ -153,7 +153,7 @@ static void rec(struct ng_config *c)
 	c->placement = NG_PLACE_CGP;
 	c->sched = NG_SCHED_MGPUSIM;
 	c->line = 64;
-	c->l1_size = 16 << 10;
+	c->l1.size = 16 << 10;
 	c->l2_size = 2 << 20;
 	c->mem_per_gpu = 4ULL << 30;
 	/*
@@ -196,9 +196,9 @@ static void coda(struct ng_config *c)
 	c->freq_ghz = 2.0;
 	c->line = 64;
 	/* Table 1: "32KB core-private L1, 8-way, 4-cycle" at 2 GHz */
-	c->l1_size = 32 << 10;
-	c->l1_ways = 8;
-	c->l1_latency_ns = 2;
+	c->l1.size = 32 << 10;
+	c->l1.ways = 8;
+	c->l1.latency_ns = 2;
 	c->l2_size = 1 << 20;
 	c->l2_latency_ns = 5;
 	c->local_bw = 256;
@@ -230,7 +230,7 @@ static void scalegpu(struct ng_config *c)
 	fermi_sm(c);
 	c->freq_ghz = 1.15;
 	c->line = 128;
-	c->l1_size = 16 << 10;
+	c->l1.size = 16 << 10;
 	c->l2_size = 768 << 10;
 	/*
 	 * "Six memory partitions", "two DRAM chips per memory controller",

@@ -66,11 +66,11 @@ int ng_config_validate(const struct ng_config *c, char *err, size_t errlen)
 		ng_seterr(err, errlen, "mem-per-gpu must be a multiple of page");
 		return -EINVAL;
 	}
-	if (c->l1_size && (c->l1_size % ((uint64_t)c->line * c->l1_ways) ||
-			   !pow2(c->l1_size / c->line / c->l1_ways))) {
+	if (c->l1.size && (c->l1.size % ((uint64_t)c->line * c->l1.ways) ||
+			   !pow2(c->l1.size / c->line / c->l1.ways))) {
 		ng_seterr(err, errlen,
 			  "l1-size: %llu must be a power-of-two number of sets of %u ways of %u B",
-			  (unsigned long long)c->l1_size, c->l1_ways, c->line);
+			  (unsigned long long)c->l1.size, c->l1.ways, c->line);
 		return -EINVAL;
 	}
 	if (c->directory != NG_DIR_OFF && (c->rdc_size ||
@@ -132,7 +132,7 @@ double ng_config_remote_latency_ns(const struct ng_config *c)
 	double hops = c->topology == NG_TOPO_HUB ? 2 : 1;
 
 	/* a remote load looks in the L1 and the L2 first (a miss still costs the lookups) */
-	return (c->l1_size ? c->l1_latency_ns : 0) +
+	return (c->l1.size ? c->l1.latency_ns : 0) +
 	       (c->l2_size ? c->l2_latency_ns : 0) +
 	       2 * hops * c->link_latency_ns +
 	       c->local_latency_ns + c->line / c->local_bw + bytes / c->link_bw;
@@ -140,6 +140,6 @@ double ng_config_remote_latency_ns(const struct ng_config *c)
 
 double ng_config_local_load_latency_ns(const struct ng_config *c)
 {
-	return (c->l1_size ? c->l1_latency_ns : 0) + c->local_latency_ns +
+	return (c->l1.size ? c->l1.latency_ns : 0) + c->local_latency_ns +
 	       c->line / c->local_bw;
 }

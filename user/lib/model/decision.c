@@ -205,7 +205,7 @@ static int de_create(struct ng_model *m, void **priv, char *err, size_t errlen)
 	}
 	d->m = m;
 	d->c = m->cfg;
-	d->l1 = m->cfg->l1_size != 0;
+	d->l1 = m->cfg->l1.size != 0;
 	*priv = d;
 	de_reset(d);
 	return 0;
@@ -251,7 +251,7 @@ static bool de_enabled(const struct ng_config *c)
 
 static int de_validate(const struct ng_config *c, char *err, size_t errlen)
 {
-	if (c->remote_opt == NG_RO_AUTO && !c->l1_size) {
+	if (c->remote_opt == NG_RO_AUTO && !c->l1.size) {
 		ng_seterr(err, errlen,
 			  "remote-opt auto: the decision engine measures the L1's hits of remote lines, so it needs an L1 (l1-size > 0)");
 		return -EINVAL;
@@ -262,7 +262,7 @@ static int de_validate(const struct ng_config *c, char *err, size_t errlen)
 			  c->xfer_gran, c->line);
 		return -EINVAL;
 	}
-	if (c->remote_opt == NG_RO_RDMA && !c->rdma_size) {
+	if (c->remote_opt == NG_RO_RDMA && !c->rdma.size) {
 		ng_seterr(err, errlen,
 			  "remote-opt rdma-cache needs an RDMA cache: rdma-size is 0");
 		return -EINVAL;

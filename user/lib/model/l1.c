@@ -78,13 +78,13 @@ static int l1_create(struct ng_model *m, void **priv, char *err, size_t errlen)
 		goto nomem;
 	c->scale = cfg->sm_scale;
 	c->ncache = cfg->gpus * cfg->sms * cfg->sm_scale;
-	c->ways = cfg->l1_ways;
+	c->ways = cfg->l1.ways;
 	c->line = cfg->line;
 	c->line_shift = (unsigned int)__builtin_ctz(cfg->line);
 	c->words = cfg->line / 4;
 	c->per_gpu = cfg->sms * cfg->sm_scale;
-	c->nsets = (unsigned int)(cfg->l1_size / cfg->line / cfg->l1_ways);
-	c->hit = (ng_ticks)(cfg->l1_latency_ns * NG_TICKS_PER_NS);
+	c->nsets = (unsigned int)(cfg->l1.size / cfg->line / cfg->l1.ways);
+	c->hit = (ng_ticks)(cfg->l1.latency_ns * NG_TICKS_PER_NS);
 	c->epoch = 1;
 	c->nways = (size_t)c->ncache * c->nsets * c->ways;
 	c->tag = ng_table_alloc(c->nways * sizeof(*c->tag));
@@ -278,14 +278,14 @@ static void l1_kernel_end(void *priv, struct ng_sm *const *sms, unsigned int nsm
 
 static bool l1_enabled(const struct ng_config *c)
 {
-	return c->l1_size != 0;
+	return ng_l1_on(&c->l1);
 }
 
 static const struct ng_key l1_keys[] = {
-	NG_KEY_NUM("l1-size", NG_KEY_SIZE, l1_size, 0, (double)(1ULL << 24),
+	NG_KEY_NUM("l1-size", NG_KEY_SIZE, l1.size, 0, (double)(1ULL << 24),
 		   "L1 per real SM (CU), local and remote lines, software coherent (0: off)"),
-	NG_KEY_NUM("l1-ways", NG_KEY_UINT, l1_ways, 1, 64, "L1 associativity"),
-	NG_KEY_NUM("l1-latency", NG_KEY_DOUBLE, l1_latency_ns, 0, 1e6,
+	NG_KEY_NUM("l1-ways", NG_KEY_UINT, l1.ways, 1, 64, "L1 associativity"),
+	NG_KEY_NUM("l1-latency", NG_KEY_DOUBLE, l1.latency_ns, 0, 1e6,
 		   "L1 hit latency, ns (a miss pays it too)"),
 	{ .name = NULL },
 };

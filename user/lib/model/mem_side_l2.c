@@ -89,13 +89,13 @@ static int msl2_create(struct ng_model *m, void **priv, char *err,
 		goto nomem;
 	d->m = m;
 	d->ngpus = m->ngpus;
-	d->ways = c->msl2_ways;
-	d->nsets = (unsigned int)(c->msl2_size / c->line / c->msl2_ways);
+	d->ways = c->msl2.ways;
+	d->nsets = (unsigned int)(c->msl2.size / c->line / c->msl2.ways);
 	if (!d->nsets)
 		d->nsets = 1;
 	d->line_shift = (unsigned int)__builtin_ctz(c->line);
 	d->base = (uintptr_t)m->space->base;
-	d->hit = (ng_ticks)(c->msl2_latency_ns * NG_TICKS_PER_NS);
+	d->hit = (ng_ticks)(c->msl2.latency_ns * NG_TICKS_PER_NS);
 	ways = (size_t)d->nsets * d->ways;
 	for (unsigned int g = 0; g < d->ngpus; g++) {
 		d->tag[g] = ng_table_alloc(ways * sizeof(*d->tag[g]));
@@ -251,7 +251,7 @@ static void msl2_reset(void *priv)
 
 static bool msl2_enabled(const struct ng_config *c)
 {
-	return c->msl2_size != 0;
+	return ng_msl2_on(&c->msl2);
 }
 
 static bool msl2_sees_local(const struct ng_config *c)
@@ -262,21 +262,21 @@ static bool msl2_sees_local(const struct ng_config *c)
 
 static int msl2_validate(const struct ng_config *c, char *err, size_t errlen)
 {
-	if (c->msl2_size < (uint64_t)c->line * c->msl2_ways) {
+	if (c->msl2.size < (uint64_t)c->line * c->msl2.ways) {
 		ng_seterr(err, errlen,
 			  "msl2-size %llu holds less than one set of %u lines",
-			  (unsigned long long)c->msl2_size, c->msl2_ways);
+			  (unsigned long long)c->msl2.size, c->msl2.ways);
 		return -EINVAL;
 	}
 	return 0;
 }
 
 static const struct ng_key msl2_keys[] = {
-	NG_KEY_NUM("msl2-size", NG_KEY_SIZE, msl2_size, 0, (double)(1ULL << 34),
+	NG_KEY_NUM("msl2-size", NG_KEY_SIZE, msl2.size, 0, (double)(1ULL << 34),
 		   "memory-side L2 per GPU, serving every request to its memory (0: none)"),
-	NG_KEY_NUM("msl2-ways", NG_KEY_UINT, msl2_ways, 1, 64,
+	NG_KEY_NUM("msl2-ways", NG_KEY_UINT, msl2.ways, 1, 64,
 		   "memory-side L2 associativity"),
-	NG_KEY_NUM("msl2-latency", NG_KEY_DOUBLE, msl2_latency_ns, 0, 1e6,
+	NG_KEY_NUM("msl2-latency", NG_KEY_DOUBLE, msl2.latency_ns, 0, 1e6,
 		   "memory-side L2 hit latency, ns (instead of the memory's)"),
 	{ .name = NULL },
 };

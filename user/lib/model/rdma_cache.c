@@ -84,11 +84,11 @@ static int rdma_create(struct ng_model *m, void **priv, char *err,
 		goto nomem;
 	d->m = m;
 	d->ngpus = cfg->gpus;
-	d->ways = cfg->rdma_ways;
+	d->ways = cfg->rdma.ways;
 	d->line = cfg->line;
 	d->line_shift = (unsigned int)__builtin_ctz(cfg->line);
-	d->nsets = (unsigned int)(cfg->rdma_size / cfg->line / cfg->rdma_ways);
-	d->hit = (ng_ticks)(cfg->rdma_latency_ns * NG_TICKS_PER_NS);
+	d->nsets = (unsigned int)(cfg->rdma.size / cfg->line / cfg->rdma.ways);
+	d->hit = (ng_ticks)(cfg->rdma.latency_ns * NG_TICKS_PER_NS);
 	for (unsigned int g = 0; g < d->ngpus; g++) {
 		struct rdma_cache *c = &d->c[g];
 
@@ -334,28 +334,28 @@ static void rdma_kernel_end(void *priv, struct ng_sm *const *sms,
 static bool rdma_enabled(const struct ng_config *c)
 {
 	return (c->remote_opt == NG_RO_RDMA || c->remote_opt == NG_RO_AUTO) &&
-	       c->rdma_size;
+	       c->rdma.size;
 }
 
 static int rdma_validate(const struct ng_config *c, char *err, size_t errlen)
 {
-	uint64_t sets = c->rdma_size / c->line / c->rdma_ways;
+	uint64_t sets = c->rdma.size / c->line / c->rdma.ways;
 
-	if (!sets || sets * c->line * c->rdma_ways != c->rdma_size) {
+	if (!sets || sets * c->line * c->rdma.ways != c->rdma.size) {
 		ng_seterr(err, errlen,
 			  "rdma-size %llu: not a whole number of %u-way sets of %u-byte lines",
-			  (unsigned long long)c->rdma_size, c->rdma_ways, c->line);
+			  (unsigned long long)c->rdma.size, c->rdma.ways, c->line);
 		return -EINVAL;
 	}
 	return 0;
 }
 
 static const struct ng_key rdma_keys[] = {
-	NG_KEY_NUM("rdma-size", NG_KEY_SIZE, rdma_size, 0, (double)(1ULL << 32),
+	NG_KEY_NUM("rdma-size", NG_KEY_SIZE, rdma.size, 0, (double)(1ULL << 32),
 		   "DualOpt: RDMA cache of remote lines per GPU (0: off)"),
-	NG_KEY_NUM("rdma-ways", NG_KEY_UINT, rdma_ways, 1, 64,
+	NG_KEY_NUM("rdma-ways", NG_KEY_UINT, rdma.ways, 1, 64,
 		   "DualOpt: RDMA cache associativity"),
-	NG_KEY_NUM("rdma-latency", NG_KEY_DOUBLE, rdma_latency_ns, 0, 1e6,
+	NG_KEY_NUM("rdma-latency", NG_KEY_DOUBLE, rdma.latency_ns, 0, 1e6,
 		   "DualOpt: RDMA cache hit latency, ns (a miss pays it too)"),
 	{ .name = NULL },
 };

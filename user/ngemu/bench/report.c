@@ -231,7 +231,7 @@ void bench_print_json(const struct ng_config *cfg,
 	bench_links_json(&j, links);
 	ng_json_kv_double(&j, "l2_hit_rate", r->l2_hit_rate);
 	ng_json_kv_uint(&j, "l2_loads", t->v[NG_CTR_L2_HIT] + t->v[NG_CTR_L2_MISS]);
-	if (cfg->l1_size)
+	if (ng_l1_on(&cfg->l1))
 		json_l1(&j, t);
 	ng_json_kv_double(&j, "compute_fraction", r->compute_frac);
 	bench_dualopt_json(&j, cfg, r);
@@ -336,9 +336,9 @@ static void print_mechanisms(FILE *f, const struct ng_config *c)
 {
 	char b1[32], b2[32];
 
-	if (c->l1_size)
+	if (ng_l1_on(&c->l1))
 		fprintf(f, "L1 %s per real SM, dropped per kernel; ",
-		       ng_format_bytes(c->l1_size, b1, sizeof(b1)));
+		       ng_format_bytes(c->l1.size, b1, sizeof(b1)));
 	if (c->l2_size) {
 		fprintf(f, "L2 %s/GPU of %s lines",
 		       ng_format_bytes(c->l2_size, b1, sizeof(b1)),
@@ -444,7 +444,7 @@ static void human_caches(const struct ng_config *cfg,
 		       fmt_si((double)(t->v[NG_CTR_RDC_HIT] + t->v[NG_CTR_RDC_MISS]), b2, sizeof(b2)),
 		       fmt_si((double)t->v[NG_CTR_INV_MSGS], b3, sizeof(b3)),
 		       ng_format_bytes(r->fallback_bytes, b4, sizeof(b4)));
-	if (cfg->l1_size)
+	if (ng_l1_on(&cfg->l1))
 		printf("l1         hit rate %.1f%% of %s loads, %.1f%% of %s remote ones\n",
 		       100 * frac(t->v[NG_CTR_L1_HIT], t->v[NG_CTR_L1_HIT] + t->v[NG_CTR_L1_MISS]),
 		       fmt_si((double)(t->v[NG_CTR_L1_HIT] + t->v[NG_CTR_L1_MISS]), b1, sizeof(b1)),

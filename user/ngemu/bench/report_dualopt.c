@@ -32,7 +32,7 @@ void bench_dualopt_mechanisms(FILE *f, const struct ng_config *c)
 		       c->xfer_gran, c->codec_pack, c->codec_timeout);
 	if (c->remote_opt != NG_RO_COALESCE)
 		fprintf(f, "RDMA cache %s/GPU %u-way; ",
-		       ng_format_bytes(c->rdma_size, b1, sizeof(b1)), c->rdma_ways);
+		       ng_format_bytes(c->rdma.size, b1, sizeof(b1)), c->rdma.ways);
 	if (c->remote_opt == NG_RO_AUTO)
 		fprintf(f, "engine: window %u after %u, thresholds %g/%g/%g; ",
 		       c->de_window, c->de_warmup, c->remote_thresh,
@@ -74,7 +74,7 @@ void bench_dualopt_json(struct ng_json *j, const struct ng_config *cfg,
 	ng_json_kv_uint(j, "xfer_gran", cfg->xfer_gran);
 	ng_json_kv_uint(j, "codec_pack", cfg->codec_pack);
 	ng_json_kv_uint(j, "codec_timeout", cfg->codec_timeout);
-	ng_json_kv_uint(j, "rdma_size", cfg->rdma_size);
+	ng_json_kv_uint(j, "rdma_size", cfg->rdma.size);
 	ng_json_kv_uint(j, "packets", t->v[NG_CTR_CODEC_PKTS]);
 	ng_json_kv_double(j, "packet_fill",
 			  frac(t->v[NG_CTR_CODEC_XACTS], t->v[NG_CTR_CODEC_PKTS]));

@@ -128,8 +128,8 @@ static void describe(const struct ng_config *c, const char *wl)
 	char b1[32], b2[32];
 
 	printf("ngemu bench --compare %s: %u GPUs, L1 %s/CU, RDMA cache %s/GPU, link %g GB/s in %u B flits (%s)%s\n",
-	       wl, c->gpus, ng_format_bytes(c->l1_size, b1, sizeof(b1)),
-	       ng_format_bytes(c->rdma_size, b2, sizeof(b2)), c->link_bw,
+	       wl, c->gpus, ng_format_bytes(c->l1.size, b1, sizeof(b1)),
+	       ng_format_bytes(c->rdma.size, b2, sizeof(b2)), c->link_bw,
 	       c->flit, ng_topology_names[c->topology],
 	       c->deterministic ? ", deterministic" : "");
 }

@@ -184,7 +184,7 @@ static void describe(const struct ng_config *c, const char *wl)
 	char b1[32], b2[32];
 
 	printf("ngemu bench --compare %s: %u GPUs, L1 %s/CU, L2 %s/GPU, %u directory entries (%u-way, %s), link %g GB/s (%s)%s\n",
-	       wl, c->gpus, ng_format_bytes(c->l1_size, b1, sizeof(b1)),
+	       wl, c->gpus, ng_format_bytes(c->l1.size, b1, sizeof(b1)),
 	       ng_format_bytes(c->l2_size, b2, sizeof(b2)), c->dir_entries,
 	       c->dir_ways, ng_dir_policy_names[c->dir_policy], c->link_bw,
 	       ng_topology_names[c->topology],

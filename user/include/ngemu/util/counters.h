@@ -12,6 +12,9 @@
 
 #include <stdint.h>
 
+#include "ngemu/model/mem_side_l2.h"
+#include "ngemu/model/l1.h"
+#include "ngemu/model/rdma_cache.h"
 #include "ngemu/model/scalegpu.h"
 
 #define NG_COUNTERS(X)							\
@@ -32,11 +35,7 @@
 	X(UNBOOKED,	"core",	"unbooked",	"transfers a full calendar shadow could not book") \
 	X(REMOTE_TICKS,	"core",	"remote_ticks",	"remote requests' time from issue to completion, ticks") \
 	X(WAVE_SHARED,	"core",	"wave_shared",	"lines a wavefront's second warp shared with its first's requests (warp-width 64)") \
-	X(L1_HIT,	"l1",	"hits",		"loads served by the SM's L1") \
-	X(L1_MISS,	"l1",	"misses",	"loads missing the L1") \
-	X(L1_RHIT,	"l1",	"remote_hits",	"loads of remote lines served by the L1") \
-	X(L1_RMISS,	"l1",	"remote_misses", "loads of remote lines missing the L1") \
-	X(L1_FILL,	"l1",	"fills",	"lines inserted in an L1") \
+	NG_L1_COUNTERS(X)						\
 	X(L2_HIT,	"l2",	"hits",		"remote loads served by the L2") \
 	X(L2_MISS,	"l2",	"misses",	"remote loads missing the L2") \
 	X(L2_FILL,	"l2",	"fills",	"remote lines inserted")	\
@@ -81,20 +80,13 @@
 	X(MSHR_FULL,	"mshr",	"full",		"fine-grained loads that found every MSHR in flight and waited for one") \
 	X(FINE_REQ,	"mshr",	"fine_loads",	"fine-grained remote loads sent (L1 bypassed)") \
 	X(FINE_UNITS,	"mshr",	"fine_units",	"transfer units (xfer-gran bytes) they fetched") \
-	X(RDMA_HIT,	"rdma",	"hits",		"remote loads served by the RDMA cache") \
-	X(RDMA_MISS,	"rdma",	"misses",	"remote loads missing the RDMA cache") \
-	X(RDMA_FILL,	"rdma",	"fills",	"remote lines inserted") \
-	X(RDMA_EVICT,	"rdma",	"evictions",	"valid lines replaced") \
-	X(RDMA_WHIT,	"rdma",	"write_hits",	"remote stores absorbed by a cached line (write-back)") \
-	X(RDMA_WB_BYTES, "rdma", "writeback_bytes", "link bytes writing dirty words back to their homes") \
-	X(RDMA_INVAL,	"rdma",	"invalidations", "lines dropped at kernel boundaries") \
+	NG_RDMA_COUNTERS(X)						\
 	X(CODEC_PKTS,	"codec", "packets",	"CoDec packets of fine-grained responses") \
 	X(CODEC_XACTS,	"codec", "transactions", "fine-grained responses' units packed into them") \
 	X(CODEC_FULL,	"codec", "full",	"packets sent full (the rest left on their timeout)") \
 	X(MIG_PAGES,	"migrate", "pages",	"pages migrated on a first remote touch") \
 	X(MIG_BYTES,	"migrate", "bytes",	"link bytes moving them") \
-	X(MSL2_HIT,	"msl2",	"hits",		"requests a memory-side L2 served (by requester)") \
-	X(MSL2_MISS,	"msl2",	"misses",	"requests that went on to memory (by requester)") \
+	NG_MSL2_COUNTERS(X)						\
 	NG_SCALEGPU_COUNTERS(X)						\
 	X(XACT_REQ,	"link",	"requests",	"inter-GPU requests without data (loads, atomics)") \
 	X(XACT_DATA,	"link",	"data",		"inter-GPU transfers with data (lines back, stores, atomics' values)") \
