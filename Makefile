@@ -203,9 +203,10 @@ $(BUILD)/tests/%: $(OBJ)/user/tests/%.o $(LIB)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) $(NG_LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
-# a paper plug-in's test is the command line too: it links libngemu-cli
-$(BUILD)/tests/paper_plugin_test: $(OBJ)/user/tests/paper_plugin_test.o \
-		$(CLI_LIB) $(LIB)
+# a paper plug-in's test is the command line too, and the option parser's
+# tests the command line's own code: they link libngemu-cli
+CLI_UTESTS := $(BUILD)/tests/paper_plugin_test $(BUILD)/tests/options_test
+$(CLI_UTESTS): $(BUILD)/tests/%: $(OBJ)/user/tests/%.o $(CLI_LIB) $(LIB)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) $(NG_LDFLAGS) -o $@ $< $(CLI_LIB) $(LIB) $(LDLIBS)

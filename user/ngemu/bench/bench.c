@@ -12,6 +12,7 @@
 
 #include "bench.h"
 #include "../commands.h"
+#include "../options.h"
 #include "ngemu/config.h"
 #include "ngemu/runtime/system.h"
 #include "ngemu/util/format.h"
@@ -278,14 +279,6 @@ static int bench_size(struct bench_args *a, const char *val)
 	return 0;
 }
 
-/* Whether @a is option @name, alone or as @name=VALUE. */
-static bool is_opt(const char *a, const char *name)
-{
-	size_t n = strlen(name);
-
-	return !strncmp(a, name, n) && (a[n] == '\0' || a[n] == '=');
-}
-
 /* A count in [1, @max] for option @name. 0, or the usage error's status. */
 static int bench_count(const char *name, const char *what, const char *val,
 		       unsigned long max, unsigned int *out)
@@ -300,65 +293,102 @@ static int bench_count(const char *name, const char *what, const char *val,
 	return 0;
 }
 
-/*
- * The option or argument at rest[*i] (its value, if it takes one, after
- * it or after '='; *i then moves past it). 0, or the usage error's status.
- */
-static int bench_option(struct bench_args *a, char **rest, int nrest, int *i)
+enum bench_opt {
+	BO_JSON, BO_CSV, BO_COMPARE, BO_SYSTEMS, BO_SWEEP, BO_AGREEMENT,
+	BO_LIST, BO_PREFETCH, BO_NO_NATIVE, BO_CORRUPT, BO_SIZE, BO_ITERS,
+};
+
+static const struct opt bench_opts[] = {
+	{ .name = "json", .letter = 'j', .id = BO_JSON },
+	{ .name = "csv", .id = BO_CSV },
+	{ .name = "compare", .id = BO_COMPARE },
+	{ .name = "systems", .value = true, .id = BO_SYSTEMS },
+	{ .name = "sweep", .value = true, .id = BO_SWEEP },
+	{ .name = "agreement", .value = true, .id = BO_AGREEMENT },
+	{ .name = "list", .id = BO_LIST },
+	{ .name = "prefetch", .id = BO_PREFETCH },
+	{ .name = "no-native", .id = BO_NO_NATIVE },
+	{ .name = "corrupt-one", .id = BO_CORRUPT },
+	{ .name = "size", .value = true, .id = BO_SIZE },
+	{ .name = "iters", .value = true, .id = BO_ITERS },
+	{ 0 }
+};
+
+/* The workload, bench's one operand. 0, or the usage error's status. */
+static int bench_operand(struct bench_args *a, const char *arg)
 {
-	const char *arg = rest[*i], *val = NULL;
+	if (a->wl)
+		return usage_error("bench", "unexpected argument '%s'", arg);
+	a->wl = ng_workload_find(arg);
+	if (!a->wl)
+		return usage_error("bench", "unknown workload '%s' (see --list)",
+				   arg);
+	return 0;
+}
 
-	if (!strncmp(arg, "--size", 6) || !strncmp(arg, "--iters", 7) ||
-	    !strncmp(arg, "--systems", 9) || !strncmp(arg, "--sweep", 7) ||
-	    !strncmp(arg, "--agreement", 11)) {
-		const char *eq = strchr(arg, '=');
-
-		if (eq)
-			val = eq + 1;
-		else if (*i + 1 < nrest)
-			val = rest[++*i];
-		else
-			return usage_error("bench", "option '%s' needs a value", arg);
-	}
-	if (!strcmp(arg, "-j") || !strcmp(arg, "--json")) {
+/*
+ * Option @id of opts_next() (its value in st->val), or the workload.
+ * 0, or the usage error's status.
+ */
+static int bench_option(struct bench_args *a, const struct opts *st, int id)
+{
+	switch (id) {
+	case BO_JSON:
 		a->json = true;
 		a->fmt = 1;
-	} else if (!strcmp(arg, "--csv")) {
+		break;
+	case BO_CSV:
 		a->csv = true;
 		a->fmt = 2;
-	} else if (!strcmp(arg, "--compare")) {
+		break;
+	case BO_COMPARE:
 		a->compare = true;
-	} else if (is_opt(arg, "--systems")) {
-		a->systems = val;
-	} else if (is_opt(arg, "--sweep")) {
-		a->sweep = val;
-	} else if (is_opt(arg, "--agreement")) {
-		return bench_count("--agreement", "a count of runs", val, 100,
-				   &a->agreement);
-	} else if (!strcmp(arg, "--list")) {
+		break;
+	case BO_SYSTEMS:
+		a->systems = st->val;
+		break;
+	case BO_SWEEP:
+		a->sweep = st->val;
+		break;
+	case BO_AGREEMENT:
+		return bench_count("--agreement", "a count of runs", st->val,
+				   100, &a->agreement);
+	case BO_LIST:
 		a->list = true;
-	} else if (!strcmp(arg, "--prefetch")) {
+		break;
+	case BO_PREFETCH:
 		a->prefetch = true;
-	} else if (!strcmp(arg, "--no-native")) {
+		break;
+	case BO_NO_NATIVE:
 		a->o.native = false;
-	} else if (!strcmp(arg, "--corrupt-one")) {
+		break;
+	case BO_CORRUPT:
 		a->o.corrupt = true;
-	} else if (is_opt(arg, "--size")) {
-		return bench_size(a, val);
-	} else if (is_opt(arg, "--iters")) {
-		return bench_count("--iters", "a count", val, 1000000, &a->o.iters);
-	} else if (arg[0] == '-') {
-		return usage_error("bench", "unknown option '%s'", arg);
-	} else if (!a->wl) {
-		a->wl = ng_workload_find(arg);
-		if (!a->wl)
-			return usage_error("bench",
-					   "unknown workload '%s' (see --list)",
-					   arg);
-	} else {
-		return usage_error("bench", "unexpected argument '%s'", arg);
+		break;
+	case BO_SIZE:
+		return bench_size(a, st->val);
+	case BO_ITERS:
+		return bench_count("--iters", "a count", st->val, 1000000,
+				   &a->o.iters);
+	case OPTS_OTHER:
+		if (st->arg[0] != '-')
+			return bench_operand(a, st->arg);
+		/* fall through */
+	default:
+		return opts_error("bench", st, id);
 	}
 	return 0;
+}
+
+/* The options ng_config_from_args() left. 0, or the usage error's status. */
+static int bench_options(struct bench_args *a, char **rest, int nrest)
+{
+	struct opts st = { .table = bench_opts, .argc = nrest, .argv = rest };
+	int id, ret = 0;
+
+	while (!ret && (id = opts_next(&st)) != OPTS_END)
+		ret = bench_option(a, &st, id);
+	return ret;
 }
 
 /* The options together, once all are read. 0, or the usage error's status. */
@@ -471,15 +501,14 @@ int cmd_bench(int argc, char **argv)
 
 	if (argc > 256)
 		return usage_error("bench", "too many arguments");
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			bench_usage(stdout);
-			return NG_EXIT_OK;
-		}
+	if (opts_help(argc, argv)) {
+		bench_usage(stdout);
+		return NG_EXIT_OK;
+	}
 	ret = bench_config(&a, argc, argv, rest,
 			   (int)(sizeof(rest) / sizeof(rest[0])), &nrest);
-	for (int i = 0; !ret && i < nrest; i++)
-		ret = bench_option(&a, rest, nrest, &i);
+	if (!ret)
+		ret = bench_options(&a, rest, nrest);
 	if (ret)
 		return ret;
 	if (a.csv && a.json)

@@ -11,25 +11,32 @@
 
 #include "bench.h"
 #include "../commands.h"
+#include "../options.h"
 #include "ngemu/config.h"
 #include "ngemu/runtime/system.h"
 #include "ngemu/workloads/workload.h"
 
+enum { CP_SYSTEMS, CP_SYSTEM };
+
 const struct ng_paper *cmp_paper(int argc, char **argv)
 {
-	const char *systems = NULL, *preset = NULL;
+	static const struct opt opts[] = {
+		{ .name = "systems", .value = true, .id = CP_SYSTEMS },
+		{ .name = "system", .value = true, .id = CP_SYSTEM },
+		{ 0 }
+	};
+	struct opts st = { .table = opts, .argc = argc, .argv = argv,
+			   .next = 1 };
+	const char *val[2] = { NULL, NULL }, *systems, *preset;
 	const struct ng_paper *p = NULL;
+	int id;
 
-	for (int i = 1; i < argc; i++) {
-		const char **v = !strncmp(argv[i], "--systems", 9) ? &systems :
-				 !strncmp(argv[i], "--system", 8) ? &preset : NULL;
-		const char *a = argv[i], *eq = strchr(a, '=');
-
-		if (!v || (strcmp(a, "--systems") && strcmp(a, "--system") &&
-			   !eq))
-			continue;
-		*v = eq ? eq + 1 : i + 1 < argc ? argv[i + 1] : NULL;
-	}
+	/* a bad line is bench's to refuse: here the last of each counts */
+	while ((id = opts_next(&st)) != OPTS_END)
+		if (id >= 0 || id == OPTS_MISSING)
+			val[st.opt->id] = st.val;
+	systems = val[CP_SYSTEMS];
+	preset = val[CP_SYSTEM];
 	if (systems && ng_paper_system_find(systems, strcspn(systems, ","), &p))
 		return p;
 	if (!systems)

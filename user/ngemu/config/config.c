@@ -6,6 +6,7 @@
 
 #include "../bench/bench.h"
 #include "../commands.h"
+#include "../options.h"
 #include "ngemu/config.h"
 #include "ngemu/model/component.h"
 #include "ngemu/model/dir.h"
@@ -128,54 +129,70 @@ static void print_directory(const struct ng_config *c)
 	       100.0 * (double)g.storage_bits / 8 / (double)c->l2_size);
 }
 
+enum config_opt { CO_SHOW, CO_CHECK, CO_PRESETS, CO_COMPONENTS, CO_PAPERS };
+
+static const struct opt config_opts[] = {
+	{ .name = "show", .id = CO_SHOW },
+	{ .name = "check", .id = CO_CHECK },
+	{ .name = "presets", .id = CO_PRESETS },
+	{ .name = "components", .id = CO_COMPONENTS },
+	{ .name = "papers", .id = CO_PAPERS },
+	{ 0 }
+};
+
+/*
+ * The options ng_config_from_args() left, each of config_opts setting
+ * its bit of *@what. 0, or the usage error's status.
+ */
+static int config_options(char **rest, int nrest, unsigned int *what)
+{
+	struct opts st = { .table = config_opts, .argc = nrest, .argv = rest };
+	int id;
+
+	while ((id = opts_next(&st)) != OPTS_END) {
+		if (id >= 0)
+			*what |= 1u << id;
+		else if (id == OPTS_OTHER && st.arg[0] != '-')
+			return usage_error("config", "unexpected argument '%s'",
+					   st.arg);
+		else
+			return opts_error("config", &st, id);
+	}
+	return 0;
+}
+
 int cmd_config(int argc, char **argv)
 {
 	char *rest[256];
 	struct ng_config cfg;
-	bool check = false, presets = false, comps = false, papers = false;
+	unsigned int what = 0;
 	char err[512];
-	int nrest = 0;
+	int nrest = 0, ret;
 
 	if (argc > 256)
 		return usage_error("config", "too many arguments");
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			config_usage(stdout);
-			return NG_EXIT_OK;
-		}
+	if (opts_help(argc, argv)) {
+		config_usage(stdout);
+		return NG_EXIT_OK;
+	}
 	if (ng_config_from_args(&cfg, argc, argv, rest,
 				(int)(sizeof(rest) / sizeof(rest[0])), &nrest,
 				err, sizeof(err)))
 		return usage_error("config", "%s", err);
-	for (int i = 0; i < nrest; i++) {
-		if (!strcmp(rest[i], "--show"))
-			continue;
-		if (!strcmp(rest[i], "--check"))
-			check = true;
-		else if (!strcmp(rest[i], "--presets"))
-			presets = true;
-		else if (!strcmp(rest[i], "--components"))
-			comps = true;
-		else if (!strcmp(rest[i], "--papers"))
-			papers = true;
-		else if (rest[i][0] == '-')
-			return usage_error("config", "unknown option '%s'",
-					   rest[i]);
-		else
-			return usage_error("config", "unexpected argument '%s'",
-					   rest[i]);
-	}
-	if (presets)
+	ret = config_options(rest, nrest, &what);
+	if (ret)
+		return ret;
+	if (what & (1u << CO_PRESETS))
 		return print_presets();
-	if (papers) {
+	if (what & (1u << CO_PAPERS)) {
 		cmp_help(stdout);
 		return NG_EXIT_OK;
 	}
-	if (comps) {
+	if (what & (1u << CO_COMPONENTS)) {
 		print_components(&cfg);
 		return NG_EXIT_OK;
 	}
-	if (check) {
+	if (what & (1u << CO_CHECK)) {
 		printf("configuration is valid\n");
 		return NG_EXIT_OK;
 	}

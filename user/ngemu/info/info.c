@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* ngemu info: the emulated system, from the module or from sysfs. */
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "../commands.h"
+#include "../options.h"
 #include "ngemu/util/cpulist.h"
 #include "ngemu/util/format.h"
 #include "ngemu/util/json.h"
@@ -169,40 +169,48 @@ static void print_json(const struct ng_topology *t,
 	ng_json_finish(&j);
 }
 
+/* OPTS_GETOPT: the forms getopt_long() took here, -jbuser, "--" */
+static const struct opt info_opts[] = {
+	{ .name = "backend", .letter = 'b', .value = true, .id = 'b' },
+	{ .name = "device", .value = true, .id = 'd' },
+	{ .name = "sysfs-root", .value = true, .id = 's' },
+	{ .name = "json", .letter = 'j', .id = 'j' },
+	{ .name = "help", .letter = 'h', .id = 'h' },
+	{ 0 }
+};
+
 int cmd_info(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "backend", required_argument, NULL, 'b' },
-		{ "device", required_argument, NULL, 'd' },
-		{ "sysfs-root", required_argument, NULL, 's' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
+	struct opts st = { .table = info_opts, .flags = OPTS_GETOPT,
+			   .argc = argc, .argv = argv, .next = 1 };
 	struct ng_topology_opts opts = { .backend = NG_BACKEND_AUTO };
 	struct ng_topology topo;
 	struct info_usage usage;
+	const char *extra = NULL;
 	bool json = false;
 	char err[512];
 	int c;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":b:jh", longopts, NULL)) != -1) {
+	while ((c = opts_next(&st)) != OPTS_END) {
+		/* as getopt did: the options' errors before an operand's */
+		if (c == OPTS_OTHER && opts_operand(&st)) {
+			extra = extra ? extra : st.arg;
+			continue;
+		}
 		switch (c) {
 		case 'b':
-			c = ng_backend_parse(optarg);
+			c = ng_backend_parse(st.val);
 			if (c < 0)
 				return usage_error("info",
 					"--backend: '%s' is not auto, kmod or user",
-					optarg);
+					st.val);
 			opts.backend = (enum ng_backend)c;
 			break;
 		case 'd':
-			opts.device = optarg;
+			opts.device = st.val;
 			break;
 		case 's':
-			opts.sysfs_root = optarg;
+			opts.sysfs_root = st.val;
 			break;
 		case 'j':
 			json = true;
@@ -210,17 +218,12 @@ int cmd_info(int argc, char **argv)
 		case 'h':
 			info_usage(stdout);
 			return NG_EXIT_OK;
-		case ':':
-			return usage_error("info", "option '%s' needs a value",
-					   argv[optind - 1]);
 		default:
-			return usage_error("info", "unknown option '%s'",
-					   argv[optind - 1]);
+			return opts_error("info", &st, c);
 		}
 	}
-	if (optind < argc)
-		return usage_error("info", "unexpected argument '%s'",
-				   argv[optind]);
+	if (extra)
+		return usage_error("info", "unexpected argument '%s'", extra);
 
 	if (ng_topology_probe(&topo, &opts, err, sizeof(err))) {
 		fprintf(stderr, "ngemu info: %s\n", err);

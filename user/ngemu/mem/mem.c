@@ -9,7 +9,6 @@
  * buffer moves to a GPU, and with --prefetch it is placed there first.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <sched.h>
@@ -22,6 +21,7 @@
 #include <unistd.h>
 
 #include "../commands.h"
+#include "../options.h"
 #include "mem.h"
 #include "ngemu/util/cpulist.h"
 #include "ngemu/util/format.h"
@@ -453,46 +453,47 @@ out_ctx:
 }
 
 /*
- * Option @c of getopt_long() (its value in optarg): -1 to go on, else the
+ * Option @c of opts_next() (its value in st->val): -1 to go on, else the
  * command's exit status (--help, a usage error).
  */
-static int mem_option(struct mem_opts *o, int c, char **argv)
+static int mem_option(struct mem_opts *o, int c, const struct opts *st)
 {
+	const char *val = st->val;
 	uint64_t v;
 
 	switch (c) {
 	case 'm':
-		o->mode = ng_kbuf_mode_parse(optarg);
+		o->mode = ng_kbuf_mode_parse(val);
 		if (o->mode < 0)
 			return usage_error("mem",
 				"--mode: '%s' is not first-touch, fgp, cgp, cgp-chunk or host",
-				optarg);
+				val);
 		break;
 	case 'p':
-		if (parse_u64(optarg, false, &o->pages) || !o->pages ||
+		if (parse_u64(val, false, &o->pages) || !o->pages ||
 		    o->pages > MEM_MAX_PAGES)
 			return usage_error("mem",
 				"--pages: '%s' is not a number from 1 to %d",
-				optarg, MEM_MAX_PAGES);
+				val, MEM_MAX_PAGES);
 		break;
 	case 't':
-		if (parse_u64(optarg, false, &v) || v >= 0xffffffffULL)
+		if (parse_u64(val, false, &v) || v >= 0xffffffffULL)
 			return usage_error("mem",
 				"--target: '%s' is not a GPU or node number",
-				optarg);
+				val);
 		o->target = (uint32_t)v;
 		o->target_set = true;
 		break;
 	case 'c':
-		if (parse_u64(optarg, true, &o->chunk) || !o->chunk)
+		if (parse_u64(val, true, &o->chunk) || !o->chunk)
 			return usage_error("mem",
-				"--chunk: '%s' is not a size", optarg);
+				"--chunk: '%s' is not a size", val);
 		break;
 	case 'g':
-		if (ng_cpulist_parse(optarg, o->gpus) ||
+		if (ng_cpulist_parse(val, o->gpus) ||
 		    !ng_cpumask_weight(o->gpus))
 			return usage_error("mem",
-				"--gpus: '%s' is not a GPU list", optarg);
+				"--gpus: '%s' is not a GPU list", val);
 		o->gpus_set = true;
 		break;
 	case 'n':
@@ -506,17 +507,17 @@ static int mem_option(struct mem_opts *o, int c, char **argv)
 		break;
 	case 'M':
 	case 'P':
-		if (parse_u64(optarg, false, &v) || v >= NUMAGPU_MAX_GPUS)
+		if (parse_u64(val, false, &v) || v >= NUMAGPU_MAX_GPUS)
 			return usage_error("mem",
 				"--%s: '%s' is not a GPU number",
-				c == 'M' ? "migrate" : "prefetch", optarg);
+				c == 'M' ? "migrate" : "prefetch", val);
 		if (c == 'M')
 			o->migrate = (int)v;
 		else
 			o->prefetch = (int)v;
 		break;
 	case 'd':
-		o->device = optarg;
+		o->device = val;
 		break;
 	case 'j':
 		o->json = true;
@@ -524,49 +525,51 @@ static int mem_option(struct mem_opts *o, int c, char **argv)
 	case 'h':
 		mem_usage(stdout);
 		return NG_EXIT_OK;
-	case ':':
-		return usage_error("mem", "option '%s' needs a value",
-				   argv[optind - 1]);
 	default:
-		return usage_error("mem", "unknown option '%s'",
-				   argv[optind - 1]);
+		return opts_error("mem", st, c);
 	}
 	return -1;
 }
 
+/* OPTS_GETOPT: the forms getopt_long() took here, -p4, -nj, "--" */
+static const struct opt mem_options[] = {
+	{ .name = "mode", .letter = 'm', .value = true, .id = 'm' },
+	{ .name = "pages", .letter = 'p', .value = true, .id = 'p' },
+	{ .name = "target", .letter = 't', .value = true, .id = 't' },
+	{ .name = "chunk", .letter = 'c', .value = true, .id = 'c' },
+	{ .name = "gpus", .letter = 'g', .value = true, .id = 'g' },
+	{ .name = "no-touch", .letter = 'n', .id = 'n' },
+	{ .name = "fallback", .letter = 'f', .id = 'f' },
+	{ .name = "read-mostly", .letter = 'r', .id = 'r' },
+	{ .name = "migrate", .letter = 'M', .value = true, .id = 'M' },
+	{ .name = "prefetch", .letter = 'P', .value = true, .id = 'P' },
+	{ .name = "device", .value = true, .id = 'd' },
+	{ .name = "json", .letter = 'j', .id = 'j' },
+	{ .name = "help", .letter = 'h', .id = 'h' },
+	{ 0 }
+};
+
 int cmd_mem(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "mode", required_argument, NULL, 'm' },
-		{ "pages", required_argument, NULL, 'p' },
-		{ "target", required_argument, NULL, 't' },
-		{ "chunk", required_argument, NULL, 'c' },
-		{ "gpus", required_argument, NULL, 'g' },
-		{ "no-touch", no_argument, NULL, 'n' },
-		{ "fallback", no_argument, NULL, 'f' },
-		{ "read-mostly", no_argument, NULL, 'r' },
-		{ "migrate", required_argument, NULL, 'M' },
-		{ "prefetch", required_argument, NULL, 'P' },
-		{ "device", required_argument, NULL, 'd' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
+	struct opts st = { .table = mem_options, .flags = OPTS_GETOPT,
+			   .argc = argc, .argv = argv, .next = 1 };
 	struct mem_opts o = { .mode = NUMAGPU_MODE_FIRST_TOUCH, .touch = true,
 			      .migrate = -1, .prefetch = -1 };
+	const char *extra = NULL;
 	int c, ret;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":m:p:t:c:g:nfjhrM:P:", longopts,
-				NULL)) != -1) {
-		ret = mem_option(&o, c, argv);
+	while ((c = opts_next(&st)) != OPTS_END) {
+		/* as getopt did: the options' errors before an operand's */
+		if (c == OPTS_OTHER && opts_operand(&st)) {
+			extra = extra ? extra : st.arg;
+			continue;
+		}
+		ret = mem_option(&o, c, &st);
 		if (ret >= 0)
 			return ret;
 	}
-	if (optind < argc)
-		return usage_error("mem", "unexpected argument '%s'",
-				   argv[optind]);
+	if (extra)
+		return usage_error("mem", "unexpected argument '%s'", extra);
 	if (o.target_set && o.mode != NUMAGPU_MODE_CGP &&
 	    o.mode != NUMAGPU_MODE_HOST)
 		return usage_error("mem", "--target is for cgp and host");

@@ -30,6 +30,7 @@
 
 #include "../commands.h"
 #include "../interrupt.h"
+#include "../options.h"
 #include "../out_file.h"
 #include "reproduce.h"
 #include "../sweep/sweep.h"
@@ -129,16 +130,19 @@ static FILE *open_data(const char *paper, char *path, size_t len)
 static void sizes_of(const struct rp_paper *p, char **argv, int argc,
 		     char *buf, size_t len)
 {
+	static const struct opt size_opt[] = {
+		{ .name = "size", .value = true },
+		{ 0 }
+	};
+	struct opts st = { .table = size_opt, .argc = argc, .argv = argv,
+			   .next = 1 };
 	const char *size = NULL;
 	char wls[1024], *save = NULL;
 	size_t n;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--size") && i + 1 < argc)
-			size = argv[i + 1];
-		else if (!strncmp(argv[i], "--size=", 7))
-			size = argv[i] + 7;
-	}
+	while (opts_next(&st) != OPTS_END)
+		if (st.val)
+			size = st.val;
 	if (!size) {
 		snprintf(buf, len, "each workload's default (--size paper for the papers')");
 		return;
@@ -192,10 +196,15 @@ static double evaluate(const struct rp_paper *p, struct rp_claim *c,
  */
 static bool takes_value(const char *a)
 {
+	static const struct opt valued[] = {
+		{ .name = "jobs", .letter = 'j', .value = true },
+		{ .name = "size", .value = true },
+		{ .name = "iters", .value = true },
+		{ 0 }
+	};
 	const struct ng_key *k;
 
-	if (!strcmp(a, "-j") || !strcmp(a, "--jobs") || !strcmp(a, "--size") ||
-	    !strcmp(a, "--iters"))
+	if (opts_find(valued, a))
 		return true;
 	if (strncmp(a, "--", 2) || strchr(a, '='))
 		return false;
@@ -389,60 +398,90 @@ static int run_all(const char *out, const char *data, char **sv, int sc,
 	return bad ? NG_EXIT_FAIL : ret;
 }
 
+enum { RO_HELP, RO_OUT, RO_DATA };
+
+/* --out=DIR and --data=FILE went on to the sweep: they still do */
+static const struct opt reproduce_opts[] = {
+	{ .name = "help", .letter = 'h', .no_eq = true, .id = RO_HELP },
+	{ .name = "out", .letter = 'o', .value = true, .no_eq = true,
+	  .id = RO_OUT },
+	{ .name = "data", .value = true, .no_eq = true, .id = RO_DATA },
+	{ 0 }
+};
+
+/* A sweep's option for Slurm or its tasks, or one that begins as one. */
+static bool cluster_option(const char *a)
+{
+	return !strncmp(a, "--slurm", 7) || !strncmp(a, "--wait", 6) ||
+	       !strncmp(a, "--collect", 9) || !strncmp(a, "--task", 6) ||
+	       !strncmp(a, "--account", 9) || !strncmp(a, "--partition", 11) ||
+	       !strncmp(a, "--time", 6) || !strncmp(a, "--sbatch-option", 15);
+}
+
+/* What the command line asks of reproduce. */
+struct rp_args {
+	const char *paper, *out, *data;
+	char *sv[RP_MAX_ARGS];	/* "sweep" and the options passed on */
+	int sc;
+};
+
+/* The options into @a: 0, -1 after --help, or the usage error's status. */
+static int rp_options(struct rp_args *a, int argc, char **argv)
+{
+	struct opts st = { .table = reproduce_opts, .argc = argc,
+			   .argv = argv, .next = 1 };
+	int id;
+
+	a->sv[a->sc++] = "sweep";
+	while ((id = opts_next(&st)) != OPTS_END) {
+		if (id == RO_HELP) {
+			reproduce_usage(stdout);
+			return -1;
+		} else if (id == RO_OUT) {
+			a->out = st.val;
+		} else if (id == RO_DATA) {
+			a->data = st.val;
+		} else if (id != OPTS_OTHER) {
+			return opts_error("reproduce", &st, id);
+		} else if (cluster_option(st.arg)) {
+			/* its report needs every result: on a cluster, sweep */
+			return usage_error("reproduce", "'%s' is not a reproduce option (run its sweeps with 'ngemu sweep --slurm')",
+					   st.arg);
+		} else if (st.arg[0] != '-' && !a->paper &&
+			   !takes_value(argv[st.next - 2])) {
+			a->paper = st.arg;
+		} else if (a->sc + 16 < RP_MAX_ARGS) {
+			a->sv[a->sc++] = st.arg;
+		}
+	}
+	return 0;
+}
+
 int cmd_reproduce(int argc, char **argv)
 {
 	struct rp_paper *p = calloc(1, sizeof(*p));
 	struct rp_row *r = calloc(RP_MAX_ROWS, sizeof(*r));
-	const char *paper = NULL, *out = NULL, *data = NULL;
-	char *sv[RP_MAX_ARGS];
-	int sc = 0, ret = NG_EXIT_USAGE;
+	struct rp_args a = { .paper = NULL };
+	int ret;
 
 	if (!p || !r) {
-		free(p);
-		free(r);
-		return NG_EXIT_FAIL;
+		ret = NG_EXIT_FAIL;
+		goto out;
 	}
-	sv[sc++] = "sweep";
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			reproduce_usage(stdout);
-			ret = NG_EXIT_OK;
-			goto out;
-		}
-		if ((!strcmp(a, "-o") || !strcmp(a, "--out") || !strcmp(a, "--data")) &&
-		    i + 1 >= argc) {
-			ret = usage_error("reproduce", "option '%s' needs a value", a);
-			goto out;
-		}
-		if (!strncmp(a, "--slurm", 7) || !strncmp(a, "--wait", 6) ||
-		    !strncmp(a, "--collect", 9) || !strncmp(a, "--task", 6) ||
-		    !strncmp(a, "--account", 9) || !strncmp(a, "--partition", 11) ||
-		    !strncmp(a, "--time", 6) || !strncmp(a, "--sbatch-option", 15)) {
-			/* its report needs every result: on a cluster, sweep */
-			ret = usage_error("reproduce", "'%s' is not a reproduce option (run its sweeps with 'ngemu sweep --slurm')",
-					  a);
-			goto out;
-		}
-		if (!strcmp(a, "-o") || !strcmp(a, "--out"))
-			out = argv[++i];
-		else if (!strcmp(a, "--data"))
-			data = argv[++i];
-		else if (a[0] != '-' && !paper && !takes_value(argv[i - 1]))
-			paper = a;
-		else if (sc + 16 < RP_MAX_ARGS)
-			sv[sc++] = argv[i];
+	ret = rp_options(&a, argc, argv);
+	if (ret) {
+		ret = ret < 0 ? NG_EXIT_OK : ret;
+		goto out;
 	}
-	if (!paper) {
+	if (!a.paper) {
 		ret = usage_error("reproduce", "which paper? (see 'ngemu reproduce --help')");
 		goto out;
 	}
-	if (!strcmp(paper, "all")) {
-		ret = run_all(out, data, sv, sc, argc, argv, p, r);
-		goto out;
-	}
-	ret = run_paper(paper, data, out, sv, sc, argc, argv, p, r);
+	if (!strcmp(a.paper, "all"))
+		ret = run_all(a.out, a.data, a.sv, a.sc, argc, argv, p, r);
+	else
+		ret = run_paper(a.paper, a.data, a.out, a.sv, a.sc, argc, argv,
+				p, r);
 out:
 	free(p);
 	free(r);

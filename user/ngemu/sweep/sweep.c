@@ -30,6 +30,7 @@
 #include "../bench/bench.h"
 #include "../commands.h"
 #include "../interrupt.h"
+#include "../options.h"
 #include "../out_file.h"
 #include "sweep.h"
 #include "ngemu/config.h"
@@ -122,13 +123,6 @@ static void sweep_free(struct sweep *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* An option of sbatch's that --slurm passes on. */
-static bool sbatch_option(const char *a)
-{
-	return !strcmp(a, "--account") || !strcmp(a, "--partition") ||
-	       !strcmp(a, "--time") || !strcmp(a, "--sbatch-option");
-}
-
 /* --grid KEY=V1,V2,...: one more key. 0, or the usage error's status. */
 static int parse_grid(struct sweep *s, const char *val)
 {
@@ -170,25 +164,17 @@ static int parse_jobs(struct sweep *s, const char *val)
 	return 0;
 }
 
-/* OPT=V of sbatch's: as sbatch takes it (--sbatch-option=X: X). */
-static int parse_sbatch_eq(struct sweep *s, const char *a)
+/*
+ * An option of sbatch's, as sbatch takes it: --NAME=V, or V itself for
+ * --sbatch-option. 0, or the usage error's status.
+ */
+static int parse_sbatch(struct sweep *s, const char *name, const char *val)
 {
-	if (s->nsbatch == SW_MAX_SBATCH ||
-	    !(s->sbatch[s->nsbatch] =
-	      strdup(strncmp(a, "--sbatch-option=", 16) ? a : a + 16)))
-		return usage_error("sweep", "too many Slurm options");
-	s->nsbatch++;
-	return 0;
-}
+	bool any = !strcmp(name, "sbatch-option");
 
-/* OPT V of sbatch's, as OPT=V (--sbatch-option X: X). */
-static int parse_sbatch(struct sweep *s, const char *a, const char *val)
-{
 	if (s->nsbatch == SW_MAX_SBATCH ||
-	    asprintf(&s->sbatch[s->nsbatch], "%s%s%s",
-		     strcmp(a, "--sbatch-option") ? a : "",
-		     strcmp(a, "--sbatch-option") ? "=" : "",
-		     val) < 0)
+	    asprintf(&s->sbatch[s->nsbatch], "%s%s%s%s", any ? "" : "--",
+		     any ? "" : name, any ? "" : "=", val) < 0)
 		return usage_error("sweep", "too many Slurm options");
 	s->nsbatch++;
 	return 0;
@@ -210,68 +196,94 @@ static int parse_pass(struct sweep *s, char *a, const char *val)
 	return 0;
 }
 
-/*
- * The option at argv[*i] (its value after it; *i then moves past it),
- * kept for the sweep's arguments if the sweep's outcome depends on it.
- * 0, -1 after --help, or the usage error's status.
- */
-static int parse_option(struct sweep *s, int argc, char **argv, int *i)
-{
-	const char *a = argv[*i];
-	char *val = *i + 1 < argc ? argv[*i + 1] : NULL;
-	bool takes = !strcmp(a, "-w") || !strcmp(a, "--workloads") ||
-		     !strcmp(a, "--systems") || !strcmp(a, "-g") ||
-		     !strcmp(a, "--grid") || !strcmp(a, "-o") ||
-		     !strcmp(a, "--out") || !strcmp(a, "-j") ||
-		     !strcmp(a, "--jobs") || sbatch_option(a);
-	bool keep = true;
-	int ret = 0;
+enum sweep_opt {
+	SO_WORKLOADS, SO_SYSTEMS, SO_GRID, SO_OUT, SO_JOBS, SO_SLURM, SO_WAIT,
+	SO_SBATCH, SO_HELP,
+};
 
-	if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-		sweep_usage(stdout);
-		return -1;
-	}
-	if (!strncmp(a, "--account=", 10) || !strncmp(a, "--partition=", 12) ||
-	    !strncmp(a, "--time=", 7) || !strncmp(a, "--sbatch-option=", 16))
-		return parse_sbatch_eq(s, a);
-	if (takes && !val)
-		return usage_error("sweep", "option '%s' needs a value", a);
-	if (!strcmp(a, "-w") || !strcmp(a, "--workloads")) {
-		if (!own(s, val))
-			return usage_error("sweep", "out of memory");
-		s->nwl = split(s->owned[s->nowned - 1], s->wls, 64);
-	} else if (!strcmp(a, "--systems")) {
-		if (!own(s, val))
-			return usage_error("sweep", "out of memory");
-		s->nsys = split(s->owned[s->nowned - 1], s->syss,
-				CMP_NSYS_MAX);
-	} else if (!strcmp(a, "-g") || !strcmp(a, "--grid")) {
-		ret = parse_grid(s, val);
-	} else if (!strcmp(a, "-o") || !strcmp(a, "--out")) {
-		s->out = val;
-		keep = false;
-	} else if (!strcmp(a, "--slurm")) {
+/*
+ * Only sbatch's options take --NAME=VALUE: the others' = forms went on
+ * to the points' runs, as every option the sweep does not know does.
+ */
+static const struct opt sweep_opts[] = {
+	{ .name = "workloads", .letter = 'w', .value = true, .no_eq = true,
+	  .id = SO_WORKLOADS },
+	{ .name = "systems", .value = true, .no_eq = true, .id = SO_SYSTEMS },
+	{ .name = "grid", .letter = 'g', .value = true, .no_eq = true,
+	  .id = SO_GRID },
+	{ .name = "out", .letter = 'o', .value = true, .no_eq = true,
+	  .id = SO_OUT },
+	{ .name = "jobs", .letter = 'j', .value = true, .no_eq = true,
+	  .id = SO_JOBS },
+	{ .name = "slurm", .no_eq = true, .id = SO_SLURM },
+	{ .name = "wait", .no_eq = true, .id = SO_WAIT },
+	{ .name = "account", .value = true, .id = SO_SBATCH },
+	{ .name = "partition", .value = true, .id = SO_SBATCH },
+	{ .name = "time", .value = true, .id = SO_SBATCH },
+	{ .name = "sbatch-option", .value = true, .id = SO_SBATCH },
+	{ .name = "help", .letter = 'h', .no_eq = true, .id = SO_HELP },
+	{ 0 }
+};
+
+/*
+ * @st's value, a comma-separated list, into @v (at most @max), their
+ * count in *@n. 0, or the usage error's status.
+ */
+static int parse_list(struct sweep *s, const struct opts *st, char **v,
+		      unsigned int max, unsigned int *n)
+{
+	if (!own(s, st->val))
+		return usage_error("sweep", "out of memory");
+	*n = split(s->owned[s->nowned - 1], v, max);
+	return 0;
+}
+
+/*
+ * Option @id of opts_next() (its value in st->val), kept for the sweep's
+ * arguments if the sweep's outcome depends on it; an argument not the
+ * sweep's passed on to the points' runs. 0, -1 after --help, or the
+ * usage error's status.
+ */
+static int parse_option(struct sweep *s, const struct opts *st, int id)
+{
+	int ret;
+
+	switch (id) {
+	case SO_WORKLOADS:
+		ret = parse_list(s, st, s->wls, 64, &s->nwl);
+		break;
+	case SO_SYSTEMS:
+		ret = parse_list(s, st, s->syss, CMP_NSYS_MAX, &s->nsys);
+		break;
+	case SO_GRID:
+		ret = parse_grid(s, st->val);
+		break;
+	case SO_OUT:
+		s->out = st->val;
+		return 0;
+	case SO_JOBS:
+		return parse_jobs(s, st->val);
+	case SO_SLURM:
 		s->slurm = true;
 		return 0;
-	} else if (!strcmp(a, "--wait")) {
+	case SO_WAIT:
 		s->wait = true;
 		return 0;
-	} else if (sbatch_option(a)) {
-		ret = parse_sbatch(s, a, val);
-		keep = false;
-	} else if (!strcmp(a, "-j") || !strcmp(a, "--jobs")) {
-		ret = parse_jobs(s, val);
-		keep = false;
-	} else {
-		return parse_pass(s, argv[*i], val);
+	case SO_SBATCH:
+		return parse_sbatch(s, st->opt->name, st->val);
+	case SO_HELP:
+		sweep_usage(stdout);
+		return -1;
+	case OPTS_OTHER:
+		return parse_pass(s, st->arg, st->next < st->argc ?
+				  st->argv[st->next] : NULL);
+	default:
+		return opts_error("sweep", st, id);
 	}
 	if (ret)
 		return ret;
-	if (keep) {
-		s->keep[s->nkeep++] = argv[*i];
-		s->keep[s->nkeep++] = argv[*i + 1];
-	}
-	++*i;
+	s->keep[s->nkeep++] = st->arg;
+	s->keep[s->nkeep++] = st->val;
 	return 0;
 }
 
@@ -281,11 +293,14 @@ static int parse_option(struct sweep *s, int argc, char **argv, int *i)
  */
 static int parse(struct sweep *s, int argc, char **argv)
 {
+	struct opts st = { .table = sweep_opts, .argc = argc, .argv = argv,
+			   .next = 1 };
+	int id, ret;
+
 	s->out = "sweep";
 	s->jobs = 1;
-	for (int i = 1; i < argc; i++) {
-		int ret = parse_option(s, argc, argv, &i);
-
+	while ((id = opts_next(&st)) != OPTS_END) {
+		ret = parse_option(s, &st, id);
 		if (ret)
 			return ret;
 	}
