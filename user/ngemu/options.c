@@ -45,7 +45,7 @@ static int long_option(struct opts *st)
 	const struct opt *o;
 
 	o = by_name(st->table, name, eq ? (size_t)(eq - name) : strlen(name));
-	if (!o || (eq && o->no_eq))
+	if (!o)
 		return OPTS_OTHER;
 	if (!eq)
 		return take_value(st, o);
@@ -118,7 +118,9 @@ int opts_error(const char *cmd, const struct opts *st, int code)
 {
 	if (code == OPTS_MISSING)
 		return usage_error(cmd, "option '%s' needs a value", st->arg);
-	/* a flag given a value: the commands have always called it unknown */
+	if (code == OPTS_UNWANTED && st->opt && st->opt->name)
+		return usage_error(cmd, "option '--%s' takes no value (%s)",
+				   st->opt->name, st->arg);
 	return usage_error(cmd, "unknown option '%s'", st->arg);
 }
 

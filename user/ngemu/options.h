@@ -21,12 +21,6 @@ struct opt {
 	const char *name;	/* --NAME; NULL: a letter only */
 	char letter;		/* -L; 0: none */
 	bool value;		/* takes a value */
-	/*
-	 * --NAME=... is not this option's but the command's to pass on:
-	 * where the option took its value only after it, the = form went
-	 * on to the emulated system or the runs, and still does.
-	 */
-	bool no_eq;
 	int id;			/* opts_next()'s answer for it, >= 0 */
 };
 

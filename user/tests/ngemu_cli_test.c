@@ -60,6 +60,9 @@ TEST_F(cli, usage_errors_exit_2)
 		{ "info", "--backend", "gpu", "'gpu' is not auto, kmod or user" },
 		{ "info", "--backend", NULL, "needs a value" },
 		{ "info", "extra", NULL, "unexpected argument 'extra'" },
+		{ "info", "--json=yes", NULL, "option '--json' takes no value" },
+		{ "info", "--js", NULL, "unknown option '--js'" },
+		{ "sweep", "--slurm=1", NULL, "option '--slurm' takes no value" },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

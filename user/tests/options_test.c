@@ -20,9 +20,8 @@ static const struct opt table[] = {
 	{ .name = "list", .id = T_LIST },
 	{ .name = "size", .value = true, .id = T_SIZE },
 	{ .name = "systems", .value = true, .id = T_SYSTEMS },
-	{ .name = "out", .letter = 'o', .value = true, .no_eq = true,
-	  .id = T_OUT },
-	{ .name = "wait", .no_eq = true, .id = T_WAIT },
+	{ .name = "out", .letter = 'o', .value = true, .id = T_OUT },
+	{ .name = "wait", .id = T_WAIT },
 	{ .name = "no-touch", .letter = 'n', .id = T_NO_TOUCH },
 	{ 0 }
 };
@@ -152,8 +151,7 @@ TEST(flag_with_value)
 	ASSERT_NE(NULL, st.opt);
 	EXPECT_EQ(T_JSON, st.opt->id);
 	EXPECT_STREQ("~--list= ~--no-touch=0", walk(0, "--list= --no-touch=0"));
-	/* where the = form is not the option's, it is the command's */
-	EXPECT_STREQ("?--wait=1 ?--out=dir", walk(0, "--wait=1 --out=dir"));
+	EXPECT_STREQ("~--wait=1 out=dir", walk(0, "--wait=1 --out=dir"));
 }
 
 TEST(others_pass_through)

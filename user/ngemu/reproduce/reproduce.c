@@ -400,12 +400,11 @@ static int run_all(const char *out, const char *data, char **sv, int sc,
 
 enum { RO_HELP, RO_OUT, RO_DATA };
 
-/* --out=DIR and --data=FILE went on to the sweep: they still do */
 static const struct opt reproduce_opts[] = {
-	{ .name = "help", .letter = 'h', .no_eq = true, .id = RO_HELP },
-	{ .name = "out", .letter = 'o', .value = true, .no_eq = true,
+	{ .name = "help", .letter = 'h', .id = RO_HELP },
+	{ .name = "out", .letter = 'o', .value = true,
 	  .id = RO_OUT },
-	{ .name = "data", .value = true, .no_eq = true, .id = RO_DATA },
+	{ .name = "data", .value = true, .id = RO_DATA },
 	{ 0 }
 };
 

@@ -201,27 +201,23 @@ enum sweep_opt {
 	SO_SBATCH, SO_HELP,
 };
 
-/*
- * Only sbatch's options take --NAME=VALUE: the others' = forms went on
- * to the points' runs, as every option the sweep does not know does.
- */
 static const struct opt sweep_opts[] = {
-	{ .name = "workloads", .letter = 'w', .value = true, .no_eq = true,
+	{ .name = "workloads", .letter = 'w', .value = true,
 	  .id = SO_WORKLOADS },
-	{ .name = "systems", .value = true, .no_eq = true, .id = SO_SYSTEMS },
-	{ .name = "grid", .letter = 'g', .value = true, .no_eq = true,
+	{ .name = "systems", .value = true, .id = SO_SYSTEMS },
+	{ .name = "grid", .letter = 'g', .value = true,
 	  .id = SO_GRID },
-	{ .name = "out", .letter = 'o', .value = true, .no_eq = true,
+	{ .name = "out", .letter = 'o', .value = true,
 	  .id = SO_OUT },
-	{ .name = "jobs", .letter = 'j', .value = true, .no_eq = true,
+	{ .name = "jobs", .letter = 'j', .value = true,
 	  .id = SO_JOBS },
-	{ .name = "slurm", .no_eq = true, .id = SO_SLURM },
-	{ .name = "wait", .no_eq = true, .id = SO_WAIT },
+	{ .name = "slurm", .id = SO_SLURM },
+	{ .name = "wait", .id = SO_WAIT },
 	{ .name = "account", .value = true, .id = SO_SBATCH },
 	{ .name = "partition", .value = true, .id = SO_SBATCH },
 	{ .name = "time", .value = true, .id = SO_SBATCH },
 	{ .name = "sbatch-option", .value = true, .id = SO_SBATCH },
-	{ .name = "help", .letter = 'h', .no_eq = true, .id = SO_HELP },
+	{ .name = "help", .letter = 'h', .id = SO_HELP },
 	{ 0 }
 };
 
