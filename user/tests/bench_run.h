@@ -45,7 +45,7 @@ static inline int bench_run(const char *preset, unsigned int flags,
 		cfg.sms = 1;
 	if (flags & BENCH_SCALED) {
 		cfg.page = 64 << 10;
-		cfg.l2_size = 256 << 10;
+		cfg.l2.size = 256 << 10;
 		cfg.mem_per_gpu = 64 << 20;
 	}
 	cfg.deterministic = true;

@@ -70,7 +70,7 @@ static void run(struct __test_metadata *_metadata, const char *wl,
 	ASSERT_EQ(0, ng_config_preset(cfg, "carve", err, sizeof(err)));
 	cfg->sms = 1;
 	cfg->page = page;
-	cfg->l2_size = 256 << 10;
+	cfg->l2.size = 256 << 10;
 	cfg->mem_per_gpu = 64 << 20;
 	cfg->deterministic = true;
 	ASSERT_EQ(0, ng_system_create(&sys, cfg, err, sizeof(err))) TH_LOG("%s", err);

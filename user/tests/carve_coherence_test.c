@@ -18,9 +18,9 @@ static void hwc_rig(struct __test_metadata *_metadata, struct rig *r,
 		    enum ng_coherence coh)
 {
 	rig_cfg(_metadata, r, "carve", 4);
-	r->cfg.rdc_size = 64 << 10;
-	r->cfg.coherence = coh;
-	r->cfg.imst_reset = 0;
+	r->cfg.rdc.size = 64 << 10;
+	r->cfg.rdc.coherence = coh;
+	r->cfg.rdc.imst_reset = 0;
 	rig_up(_metadata, r);
 }
 

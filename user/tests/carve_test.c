@@ -74,10 +74,10 @@ TEST(report_adds_up_and_carve_falls_back_to_host)
 	ASSERT_EQ(0, ng_config_preset(&cfg, "carve", NULL, 0));
 	cfg.sms = 1;
 	cfg.page = 64 << 10;
-	cfg.l2_size = 256 << 10;
+	cfg.l2.size = 256 << 10;
 	cfg.mem_per_gpu = 64 << 20;
-	cfg.rdc_size = 4 << 20;
-	cfg.rdc_pct = 0;
+	cfg.rdc.size = 4 << 20;
+	cfg.rdc.pct = 0;
 	cfg.deterministic = true;
 	ASSERT_EQ(0, ng_system_create(&sys, &cfg, err, sizeof(err))) TH_LOG("%s", err);
 	ASSERT_EQ(0, ng_bench_run(sys, ng_workload_find("spmv"), &o, r, err,
@@ -103,7 +103,7 @@ TEST(report_adds_up_and_carve_falls_back_to_host)
 	ASSERT_EQ(0, ng_config_preset(&cfg, "carve", NULL, 0));
 	cfg.sms = 1;
 	cfg.page = 64 << 10;
-	cfg.l2_size = 256 << 10;
+	cfg.l2.size = 256 << 10;
 	cfg.deterministic = true;
 	for (const char *const *kv = hwc; kv[0]; kv += 2)
 		ASSERT_EQ(0, ng_config_set(&cfg, kv[0], kv[1], err, sizeof(err)));
@@ -135,7 +135,7 @@ TEST(every_carve_workload_verifies_under_hwc)
 		ASSERT_EQ(0, ng_config_preset(&cfg, "carve", NULL, 0));
 		cfg.sms = 1;
 		cfg.page = 64 << 10;
-		cfg.l2_size = 256 << 10;
+		cfg.l2.size = 256 << 10;
 		cfg.mem_per_gpu = 64 << 20;
 		cfg.deterministic = true;
 		for (const char *const *kv = hwc; kv[0]; kv += 2)

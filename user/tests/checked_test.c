@@ -86,8 +86,8 @@ static void small_config(struct ng_config *c, bool checked)
 	c->page = 4096;
 	c->mem_per_gpu = 64 << 20;
 	c->deterministic = true;
-	c->rdc_size = 0;
-	c->rdc_pct = 0;
+	c->rdc.size = 0;
+	c->rdc.pct = 0;
 	/* by name: a library without the key fails here, not at build */
 	if (checked && ng_config_set(c, "checked", "yes", NULL, 0))
 		_exit(5);

@@ -40,7 +40,7 @@ FIXTURE_SETUP(coda)
 	self->cfg.deterministic = true;
 	self->cfg.backend = NG_MEM_USER;
 	self->cfg.page_profile = true;
-	self->cfg.l2_size = 0;
+	self->cfg.l2.size = 0;
 	ASSERT_EQ(0, ng_config_validate(&self->cfg, err, sizeof(err))) TH_LOG("%s", err);
 	ASSERT_EQ(0, ng_space_init(&self->sp, &self->cfg, NULL, 1, err,
 				   sizeof(err))) TH_LOG("%s", err);

@@ -19,10 +19,10 @@ static void de_rig(struct __test_metadata *_metadata, struct rig *r,
 	rig_cfg(_metadata, r, "dualopt", 2);
 	r->cfg.remote_opt = ro;
 	r->cfg.l1.size = 16 << 10;
-	r->cfg.codec_pack = 0;
+	r->cfg.codec.pack = 0;
 	r->cfg.flit = 4;
-	r->cfg.de_warmup = 10;
-	r->cfg.de_window = 100;
+	r->cfg.de.warmup = 10;
+	r->cfg.de.window = 100;
 	rig_up(_metadata, r);
 }
 

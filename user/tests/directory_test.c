@@ -15,10 +15,10 @@ static void dir_rig(struct __test_metadata *_metadata, struct rig *r,
 		    enum ng_directory org, unsigned int entries)
 {
 	rig_cfg(_metadata, r, "rec", 3);
-	r->cfg.l2_size = 64 << 10;
-	r->cfg.directory = org;
-	r->cfg.dir_entries = entries;
-	r->cfg.dir_ways = 8;
+	r->cfg.l2.size = 64 << 10;
+	r->cfg.dir.kind = org;
+	r->cfg.dir.entries = entries;
+	r->cfg.dir.ways = 8;
 	rig_up(_metadata, r);
 }
 

@@ -191,7 +191,7 @@ static void next_kernel(FIXTURE_DATA(dualopt) *self)
 TEST_F(dualopt, mshr_merges_only_when_the_mask_is_covered)
 {
 	self->cfg.remote_opt = NG_RO_COALESCE;
-	self->cfg.codec_pack = 0;
+	self->cfg.codec.pack = 0;
 	up(_metadata, self);
 	/* words 0-1 in flight; word 0 alone is covered: no new request */
 	req(self, 0, self->r, 0x3, NG_OP_LOAD);
@@ -222,7 +222,7 @@ TEST_F(dualopt, mshr_entries_do_not_outlive_their_kernel)
 	struct ng_req r;
 
 	self->cfg.remote_opt = NG_RO_COALESCE;
-	self->cfg.codec_pack = 0;
+	self->cfg.codec.pack = 0;
 	up(_metadata, self);
 	/* a load late in the first kernel: its words arrive late */
 	self->sm[0].now = 1000 * NG_TICKS_PER_NS;
@@ -251,7 +251,7 @@ TEST_F(dualopt, baseline_moves_whole_lines)
 TEST_F(dualopt, granularity_sets_the_bytes_sent)
 {
 	self->cfg.remote_opt = NG_RO_COALESCE;
-	self->cfg.codec_pack = 0;
+	self->cfg.codec.pack = 0;
 	self->cfg.xfer_gran = 32;
 	self->cfg.flit = 1;
 	up(_metadata, self);
@@ -410,8 +410,8 @@ static void auto_up(struct __test_metadata *_metadata,
 		    FIXTURE_DATA(dualopt) *self)
 {
 	self->cfg.remote_opt = NG_RO_AUTO;
-	self->cfg.de_warmup = 0;
-	self->cfg.de_window = 100;
+	self->cfg.de.warmup = 0;
+	self->cfg.de.window = 100;
 	up(_metadata, self);
 }
 
@@ -480,7 +480,7 @@ TEST_F(dualopt, engine_needs_an_l1)
 TEST_F(dualopt, a_page_moves_once_to_its_first_remote_toucher)
 {
 	self->cfg.remote_opt = NG_RO_OFF;
-	self->cfg.migrate = NG_MIGRATE_FIRST_TOUCH;
+	self->cfg.mig.mode = NG_MIGRATE_FIRST_TOUCH;
 	self->cfg.l1.size = 0;
 	up(_metadata, self);
 	EXPECT_EQ(1000000u, load(self, 0, self->r));

@@ -55,15 +55,15 @@ static void setup(struct __test_metadata *_metadata, struct run *r,
 	char err[256];
 
 	ASSERT_EQ(0, ng_config_preset(&cfg, "carve", err, sizeof(err)));
-	cfg.l2_local = l2_local;
+	cfg.l2.local = l2_local;
 	cfg.l1.size = 0;
 	cfg.gpus = 2;
 	cfg.mem_per_gpu = 64 << 20;
-	cfg.l2_size = 64 << 10;		/* 512 lines of 128 B */
+	cfg.l2.size = 64 << 10;		/* 512 lines of 128 B */
 	cfg.deterministic = true;
 	if (!hwc) {
-		cfg.rdc_size = 0;
-		cfg.rdc_pct = 0;
+		cfg.rdc.size = 0;
+		cfg.rdc.pct = 0;
 	}
 	ASSERT_EQ(0, ng_system_create(&r->sys, &cfg, err, sizeof(err))) TH_LOG("%s", err);
 	ASSERT_EQ(0, ng_malloc(ng_system_space(r->sys), &r->buf, 4 << 20, &ao,

@@ -14,9 +14,9 @@ static void l2_rig(struct __test_metadata *_metadata, struct rig *r,
 		   bool local)
 {
 	rig_cfg(_metadata, r, "carve", 2);
-	r->cfg.l2_size = 64 << 10;
-	r->cfg.l2_ways = 16;
-	r->cfg.l2_local = local;
+	r->cfg.l2.size = 64 << 10;
+	r->cfg.l2.ways = 16;
+	r->cfg.l2.local = local;
 	r->cfg.mlp = 8192;
 	rig_up(_metadata, r);
 }
@@ -32,12 +32,12 @@ TEST(a_remote_line_read_again_in_the_kernel_hits)
 	EXPECT_EQ(1, rig_ctr(&r, 0, NG_CTR_L2_FILL));
 	EXPECT_EQ(1, rig_ctr(&r, 0, NG_CTR_L2_COLD));
 	/* the miss: the lookup, then the idle remote load */
-	EXPECT_NEAR(miss - at, rig_ns(r.cfg.l2_latency_ns + rig_remote_ns(&r.cfg)), 4);
+	EXPECT_NEAR(miss - at, rig_ns(r.cfg.l2.latency_ns + rig_remote_ns(&r.cfg)), 4);
 	/* another word of the line, once it is there: the copy's */
 	at = miss + rig_ns(10);
 	EXPECT_EQ(1000017u, rig_load(&r, 0, rig_word(&r, 1, 17), at, &t));
 	EXPECT_EQ(1, rig_ctr(&r, 0, NG_CTR_L2_HIT));
-	EXPECT_EQ(t - at, rig_ns(r.cfg.l2_latency_ns));
+	EXPECT_EQ(t - at, rig_ns(r.cfg.l2.latency_ns));
 	/* nothing more crossed the link or reached the memory */
 	EXPECT_EQ(r.cfg.line, rig_ctr(&r, 0, NG_CTR_LINK_RX));
 	EXPECT_EQ(1, rig_ctr(&r, 0, NG_CTR_MEM_ACC));
@@ -137,7 +137,7 @@ TEST(local_lines_only_with_l2_local)
 	EXPECT_EQ(1, rig_ctr(&r, 0, NG_CTR_L2_LOCAL_MISS));
 	EXPECT_EQ(1, rig_ctr(&r, 0, NG_CTR_L2_LOCAL_HIT));
 	EXPECT_EQ(1, rig_ctr(&r, 0, NG_CTR_MEM_ACC));
-	EXPECT_EQ(t - at, rig_ns(r.cfg.l2_latency_ns));
+	EXPECT_EQ(t - at, rig_ns(r.cfg.l2.latency_ns));
 	/* and a local line stays across the kernel boundary */
 	rig_next_kernel(&r);
 	(void)rig_load(&r, 0, rig_word(&r, 0, 2), at, NULL);

@@ -100,9 +100,9 @@ static void run(struct __test_metadata *_metadata, struct run *r)
 	ASSERT_EQ(0, ng_config_set(&cfg, "topology", r->topology, err,
 				   sizeof(err)))
 		TH_LOG("%s", err);
-	cfg.l2_size = 0;
-	cfg.rdc_size = 0;
-	cfg.rdc_pct = 0;
+	cfg.l2.size = 0;
+	cfg.rdc.size = 0;
+	cfg.rdc.pct = 0;
 	cfg.link_bw = LINK_BW;
 	cfg.deterministic = true;
 	ASSERT_EQ(0, ng_system_create(&sys, &cfg, err, sizeof(err))) TH_LOG("%s", err);
@@ -190,8 +190,8 @@ static double chase(struct __test_metadata *_metadata, const char *topology)
 	ASSERT_NE(NULL, r);
 	ASSERT_EQ(0, ng_config_preset(&cfg, "carve", err, sizeof(err)));
 	ASSERT_EQ(0, ng_config_set(&cfg, "topology", topology, err, sizeof(err)));
-	cfg.rdc_size = 0;
-	cfg.rdc_pct = 0;
+	cfg.rdc.size = 0;
+	cfg.rdc.pct = 0;
 	cfg.deterministic = true;
 	ASSERT_EQ(0, ng_system_create(&sys, &cfg, err, sizeof(err))) TH_LOG("%s", err);
 	ASSERT_EQ(0, ng_bench_run(sys, ng_workload_find("pointer-chase"), &o, r,

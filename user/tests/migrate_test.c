@@ -12,7 +12,7 @@
 static void mig_rig(struct __test_metadata *_metadata, struct rig *r)
 {
 	rig_cfg(_metadata, r, "carve", 3);
-	r->cfg.migrate = NG_MIGRATE_FIRST_TOUCH;
+	r->cfg.mig.mode = NG_MIGRATE_FIRST_TOUCH;
 	rig_up(_metadata, r);
 }
 
@@ -65,7 +65,7 @@ TEST(the_faulting_access_waits_migrate_latency)
 
 	mig_rig(_metadata, &r);
 	(void)rig_load(&r, 0, rig_word(&r, 1, 0), at, &t);
-	EXPECT_NEAR(t - at, rig_ns(r.cfg.migrate_latency_ns + rig_remote_ns(&r.cfg)), 4);
+	EXPECT_NEAR(t - at, rig_ns(r.cfg.mig.latency_ns + rig_remote_ns(&r.cfg)), 4);
 	/* the same GPU again before the move: remote, no second fault */
 	(void)rig_load(&r, 0, rig_word(&r, 1, 64), at2, &t2);
 	EXPECT_NEAR(t2 - at2, rig_ns(rig_remote_ns(&r.cfg)), 4);

@@ -16,7 +16,7 @@ static void mshr_rig(struct __test_metadata *_metadata, struct rig *r,
 {
 	rig_cfg(_metadata, r, "dualopt", 2);
 	r->cfg.remote_opt = ro;
-	r->cfg.codec_pack = 0;
+	r->cfg.codec.pack = 0;
 	r->cfg.mshr_entries = entries;
 	r->cfg.mlp = 256;		/* the SM's ring never binds here */
 	rig_up(_metadata, r);

@@ -68,9 +68,9 @@ static void latency_bound(struct ng_config *c, unsigned int bps)
 		abort();
 	c->sms = 8;
 	c->sm_scale = 1;
-	c->l2_size = 0;
-	c->rdc_size = 0;
-	c->rdc_pct = 0;
+	c->l2.size = 0;
+	c->rdc.size = 0;
+	c->rdc.pct = 0;
 	c->mem_per_gpu = 256 << 20;
 	c->page = 64 << 10;
 	c->deterministic = true;
@@ -290,9 +290,9 @@ TEST(bandwidth_bound_time_does_not_depend_on_occupancy)
 		ASSERT_NE(NULL, r);
 		ASSERT_EQ(0, ng_config_preset(&c, "carve", err, sizeof(err)));
 		c.placement = NG_PLACE_FGP;
-		c.rdc_size = 0;
-		c.rdc_pct = 0;
-		c.l2_size = 0;
+		c.rdc.size = 0;
+		c.rdc.pct = 0;
+		c.l2.size = 0;
 		c.mem_per_gpu = 256 << 20;
 		c.deterministic = true;
 		c.blocks_per_sm = bps[i];
@@ -334,10 +334,10 @@ TEST(threaded_equals_deterministic_at_the_papers_occupancy)
 				ASSERT_EQ(0, ng_config_preset(&c, "carve", err,
 							      sizeof(err)));
 				c.page = 64 << 10;
-				c.l2_size = 256 << 10;
+				c.l2.size = 256 << 10;
 				c.mem_per_gpu = 64 << 20;
-				c.rdc_pct = 0;
-				c.rdc_size = rdc[k];
+				c.rdc.pct = 0;
+				c.rdc.size = rdc[k];
 				c.deterministic = d;
 				c.threads = d ? 0 : 4;
 				ASSERT_EQ(0, ng_system_create(&sys, &c, err,

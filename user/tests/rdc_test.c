@@ -89,11 +89,11 @@ static void rdc_up_l2(struct __test_metadata *_metadata,
 		      unsigned int gpus, double reset, uint64_t l2)
 {
 	cfg_base(_metadata, self, gpus);
-	self->cfg.l2_size = l2;
-	self->cfg.rdc_size = 64 << 10;
-	self->cfg.rdc_pct = 0;
-	self->cfg.coherence = coh;
-	self->cfg.imst_reset = reset;
+	self->cfg.l2.size = l2;
+	self->cfg.rdc.size = 64 << 10;
+	self->cfg.rdc.pct = 0;
+	self->cfg.rdc.coherence = coh;
+	self->cfg.rdc.imst_reset = reset;
 	model_up(_metadata, self);
 }
 
@@ -434,11 +434,11 @@ TEST_F(rdc, any_size_indexes_and_replaces_alike)
 	uint32_t *x;
 
 	cfg_base(_metadata, self, 2);
-	self->cfg.rdc_size = 3 * 128;
-	self->cfg.rdc_pct = 0;
-	self->cfg.coherence = NG_COH_NONE;
-	self->cfg.l2_size = 5 * 3 * 128;
-	self->cfg.l2_ways = 3;
+	self->cfg.rdc.size = 3 * 128;
+	self->cfg.rdc.pct = 0;
+	self->cfg.rdc.coherence = NG_COH_NONE;
+	self->cfg.l2.size = 5 * 3 * 128;
+	self->cfg.l2.ways = 3;
 	model_up(_metadata, self);
 	x = self->x.ptr;	/* home GPU 1 */
 	x[0] = 10;
@@ -478,9 +478,9 @@ TEST_F(rdc, repl_copies_at_once_and_collapses_at_the_interval_end)
 	uint32_t *x;
 
 	cfg_base(_metadata, self, 3);
-	self->cfg.l2_size = 0;
-	self->cfg.rdc_size = 0;
-	self->cfg.rdc_pct = 0;
+	self->cfg.l2.size = 0;
+	self->cfg.rdc.size = 0;
+	self->cfg.rdc.pct = 0;
 	self->cfg.replicate = NG_REPL_RO;
 	model_up(_metadata, self);
 	x = self->x.ptr;

@@ -29,8 +29,8 @@ static unsigned int bits_of(unsigned int gpus, enum ng_directory org,
 	if (ng_config_preset(&c, "rec", NULL, 0))
 		return 0;
 	c.gpus = gpus;
-	c.directory = org;
-	c.rec_range = range;
+	c.dir.kind = org;
+	c.dir.rec_range = range;
 	return ng_dir_geometry(&c, &g, NULL, 0) ? 0 : g.bits;
 }
 
@@ -79,22 +79,22 @@ TEST(configurations_that_do_not_fit_are_rejected)
 
 	ASSERT_EQ(0, ng_config_preset(&c, "rec", NULL, 0));
 	EXPECT_EQ(0, ng_config_validate(&c, err, sizeof(err))) TH_LOG("%s", err);
-	c.rec_range = 64;	/* one line */
+	c.dir.rec_range = 64;	/* one line */
 	EXPECT_EQ(-EINVAL, ng_config_validate(&c, err, sizeof(err)));
 	EXPECT_NE(NULL, strstr(err, "rec-range"));
-	c.rec_range = 96;
+	c.dir.rec_range = 96;
 	EXPECT_EQ(-EINVAL, ng_config_validate(&c, err, sizeof(err)));
-	c.rec_range = 8192;	/* 128 lines: more than 64 positions */
+	c.dir.rec_range = 8192;	/* 128 lines: more than 64 positions */
 	EXPECT_EQ(-EINVAL, ng_config_validate(&c, err, sizeof(err)));
-	c.rec_range = 1024;
-	c.dir_addr_bits = 32;	/* 16 GB of device memory needs 34 */
+	c.dir.rec_range = 1024;
+	c.dir.addr_bits = 32;	/* 16 GB of device memory needs 34 */
 	EXPECT_EQ(-EINVAL, ng_config_validate(&c, err, sizeof(err)));
 	EXPECT_NE(NULL, strstr(err, "dir-addr-bits"));
-	c.dir_addr_bits = 48;
-	c.dir_entries = 1001;	/* not whole sets of 8 */
+	c.dir.addr_bits = 48;
+	c.dir.entries = 1001;	/* not whole sets of 8 */
 	EXPECT_EQ(-EINVAL, ng_config_validate(&c, err, sizeof(err)));
-	c.dir_entries = 8192;
-	c.rdc_size = 1 << 20;	/* an RDC is CARVE's system */
+	c.dir.entries = 8192;
+	c.rdc.size = 1 << 20;	/* an RDC is CARVE's system */
 	EXPECT_EQ(-EINVAL, ng_config_validate(&c, err, sizeof(err)));
 	EXPECT_NE(NULL, strstr(err, "rdc-size 0"));
 }
@@ -171,11 +171,11 @@ static void up(struct __test_metadata *_metadata, FIXTURE_DATA(rec) *self,
 	self->cfg.mem_per_gpu = 16 << 20;
 	self->cfg.deterministic = true;
 	self->cfg.l1.size = l1;
-	self->cfg.l2_size = 64 << 10;
-	self->cfg.directory = org;
-	self->cfg.dir_entries = entries;
-	self->cfg.dir_ways = ways;
-	self->cfg.dir_policy = self->policy;
+	self->cfg.l2.size = 64 << 10;
+	self->cfg.dir.kind = org;
+	self->cfg.dir.entries = entries;
+	self->cfg.dir.ways = ways;
+	self->cfg.dir.policy = self->policy;
 	ASSERT_EQ(0, ng_config_validate(&self->cfg, err, sizeof(err))) TH_LOG("%s", err);
 	ASSERT_EQ(0, ng_space_init(&self->sp, &self->cfg, NULL, 1, err,
 				   sizeof(err))) TH_LOG("%s", err);

@@ -216,8 +216,8 @@ static void small_config(struct ng_config *c)
 	c->mem_per_gpu = 64 << 20;
 	c->deterministic = true;
 	/* the NUMA-GPU baseline: no remote data cache */
-	c->rdc_size = 0;
-	c->rdc_pct = 0;
+	c->rdc.size = 0;
+	c->rdc.pct = 0;
 	/* no L1 in front of the L2 and memory these tests watch */
 	c->l1.size = 0;
 }

@@ -35,7 +35,7 @@ FIXTURE_SETUP(sg)
 	self->cfg.sms = 1;
 	self->cfg.sm_scale = 1;
 	self->cfg.l1.size = 0;
-	self->cfg.l2_size = 0;
+	self->cfg.l2.size = 0;
 	self->cfg.mem_per_gpu = 16 << 20;
 	self->cfg.deterministic = true;
 	self->cfg.backend = NG_MEM_USER;

@@ -42,7 +42,7 @@ TEST(stress_changes_no_modeled_value)
 	struct rig r;
 
 	rig_cfg(_metadata, &r, "carve", 2);
-	r.cfg.l2_size = 64 << 10;
+	r.cfg.l2.size = 64 << 10;
 	rig_up(_metadata, &r);
 	EXPECT_FALSE(has_stress(&r));
 	work(&r, quiet, N);
@@ -52,7 +52,7 @@ TEST(stress_changes_no_modeled_value)
 	rig_down(&r);
 
 	rig_cfg(_metadata, &r, "carve", 2);
-	r.cfg.l2_size = 64 << 10;
+	r.cfg.l2.size = 64 << 10;
 	r.cfg.stress = 2;
 	rig_up(_metadata, &r);
 	EXPECT_TRUE(has_stress(&r));

@@ -44,8 +44,8 @@ TEST(calibration_deterministic)
 	ASSERT_EQ(0, ng_config_preset(&cfg, "carve", NULL, 0));
 	cfg.deterministic = true;
 	/* the calibration is the NUMA-GPU baseline's */
-	cfg.rdc_size = 0;
-	cfg.rdc_pct = 0;
+	cfg.rdc.size = 0;
+	cfg.rdc.pct = 0;
 	bench(_metadata, &cfg, "local-stream", 16 << 20, 1, r);
 	EXPECT_LT(r->error_pct < 0 ? -r->error_pct : r->error_pct, 5.0)
 		TH_LOG("local %.1f GB/s vs %.1f", r->measured, r->expected);
@@ -163,7 +163,7 @@ TEST(config_parsing)
 	EXPECT_EQ(-EINVAL, ng_config_set(&c, "link-bw", "fast", err, sizeof(err)));
 	EXPECT_EQ(-ENOENT, ng_config_set(&c, "warp-size", "64", err, sizeof(err)));
 	EXPECT_EQ(0, ng_config_set(&c, "l2-size", "16M", err, sizeof(err)));
-	EXPECT_EQ(16 << 20, c.l2_size);
+	EXPECT_EQ(16 << 20, c.l2.size);
 	EXPECT_EQ(0, ng_config_set(&c, "line", "96", err, sizeof(err)));
 	EXPECT_EQ(-EINVAL, ng_config_validate(&c, err, sizeof(err)));
 	EXPECT_NE(NULL, strstr(err, "not a power of two"));

@@ -22,11 +22,11 @@ static void scaled(struct ng_config *c, uint64_t rdc)
 		abort();
 	c->sms = 2;
 	c->page = 64 << 10;
-	c->l2_size = 256 << 10;
+	c->l2.size = 256 << 10;
 	c->mem_per_gpu = 64 << 20;
-	c->rdc_pct = 0;
-	c->rdc_size = rdc;
-	c->coherence = NG_COH_HWC;
+	c->rdc.pct = 0;
+	c->rdc.size = rdc;
+	c->rdc.coherence = NG_COH_HWC;
 	/*
 	 * The machine these bounds were set on: with CARVE's L1s and the
 	 * L2's local lines, spmv's modeled time moves 5.8% between
@@ -34,7 +34,7 @@ static void scaled(struct ng_config *c, uint64_t rdc)
 	 * delay of other GPUs' bookings weighs more (an open question).
 	 */
 	c->l1.size = 0;
-	c->l2_local = false;
+	c->l2.local = false;
 }
 
 static double modeled(struct __test_metadata *_metadata,

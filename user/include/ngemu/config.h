@@ -18,8 +18,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "ngemu/model/mem_side_l2.h"
+#include "ngemu/model/codec.h"
+#include "ngemu/model/decision.h"
+#include "ngemu/model/directory.h"
 #include "ngemu/model/l1.h"
+#include "ngemu/model/l2.h"
+#include "ngemu/model/mem_side_l2.h"
+#include "ngemu/model/migrate.h"
+#include "ngemu/model/rdc.h"
 #include "ngemu/model/rdma_cache.h"
 #include "ngemu/model/scalegpu.h"
 
@@ -61,31 +67,11 @@ enum ng_sched_kind {
 	NG_SCHED_MGPUSIM,	/* MGPUSim's unified multi-GPU driver */
 };
 
-/* Coherence of the remote data cache (CARVE section IV-B). */
-enum ng_coherence {
-	NG_COH_NONE,		/* no coherence: an upper bound, stale data possible */
-	NG_COH_SWC,		/* software: epoch bump at every kernel boundary */
-	NG_COH_HWC,		/* hardware: GPU-VI write-invalidate, IMST filtered */
-};
-
 /* Software page replication baselines (CARVE section II / Fig 5). */
 enum ng_replicate {
 	NG_REPL_NONE,		/* NUMA-GPU: L2 caching only */
 	NG_REPL_RO,		/* + a local copy of read-only shared pages */
 	NG_REPL_ALL,		/* ideal: every access local, no coherence cost */
-};
-
-/*
- * How the L2 keeps its remote lines coherent (REC, model/directory.c): flushed
- * at kernel boundaries (software), kept with no coherence at all (an
- * upper bound; stale data possible), or by a directory at each home.
- */
-enum ng_directory {
-	NG_DIR_OFF,		/* software: the L2 drops remote lines per kernel */
-	NG_DIR_NONE,		/* kept, never invalidated */
-	NG_DIR_LINE,		/* per-line entries (REC's baseline) */
-	NG_DIR_HMG,		/* one entry per 4 lines, one sharer field */
-	NG_DIR_REC,		/* range-coalesced entries */
 };
 
 /*
@@ -100,11 +86,6 @@ enum ng_link_topology {
 	NG_TOPO_HUB,
 };
 
-enum ng_dir_policy {
-	NG_DIR_LRU,
-	NG_DIR_FIFO,
-};
-
 /*
  * DualOpt's remote-access optimizations (model/decision.c): none (the paper's
  * baseline: remote lines cross the link whole), one forced on for the
@@ -115,12 +96,6 @@ enum ng_remote_opt {
 	NG_RO_COALESCE,		/* fine-grained remote loads, CoDec packing */
 	NG_RO_RDMA,		/* the RDMA cache holds remote lines */
 	NG_RO_AUTO,		/* the decision engine picks one of the two */
-};
-
-/* Page migration on first remote touch (DualOpt's second comparison). */
-enum ng_migrate {
-	NG_MIGRATE_OFF,
-	NG_MIGRATE_FIRST_TOUCH,	/* a page moves to the first GPU reaching it remotely */
 };
 
 enum ng_mem_backend {
@@ -149,15 +124,12 @@ struct ng_config {
 	unsigned int line;		/* modeled cache line, bytes */
 	uint64_t page;			/* page (placement unit), bytes */
 	uint64_t mem_per_gpu;		/* device memory per GPU, bytes */
-	uint64_t l2_size;		/* per GPU; 0 disables the L2 model */
-	unsigned int l2_ways;
-	double l2_latency_ns;
+	struct ng_l2_config l2;		/* the L2 (model/l2.c) */
 	double local_bw;		/* GB/s (1e9 B/s) per GPU memory */
 	double local_latency_ns;
 	double link_bw;			/* GB/s, each direction of each link */
 	double link_latency_ns;		/* one way */
 	enum ng_link_topology topology;	/* what link-bw is the bandwidth of */
-	bool l2_local;			/* the L2 caches local lines too */
 	unsigned int flit;		/* link bytes are rounded up to flits */
 	double host_bw;			/* GB/s, each direction, per GPU */
 	double host_latency_ns;		/* one way */
@@ -179,10 +151,7 @@ struct ng_config {
 	double inject_batch_us;		/* spin only once this much is owed */
 	uint64_t shared_bytes;		/* shared memory per block */
 	/* CARVE (model/rdc.c): RDC carved out of each GPU's memory */
-	uint64_t rdc_size;		/* per GPU; 0: no RDC */
-	double rdc_pct;			/* > 0: rdc_size is this % of mem-per-gpu */
-	enum ng_coherence coherence;	/* of the RDC */
-	double imst_reset;		/* HWC: chance a local write resets to private */
+	struct ng_rdc_config rdc;
 	enum ng_replicate replicate;	/* software replication baseline */
 	bool sharing_profile;		/* keep the sharing profile (a measurement) */
 	bool page_profile;		/* CODA's page-access tracking (one too) */
@@ -190,24 +159,15 @@ struct ng_config {
 	/* REC (model/l1.c): an L1 per real SM (CU), software coherent */
 	struct ng_l1_config l1;
 	/* REC (model/directory.c): the L2's coherence for remote lines */
-	enum ng_directory directory;
-	unsigned int dir_entries;	/* per home GPU */
-	unsigned int dir_ways;
-	enum ng_dir_policy dir_policy;
-	uint64_t rec_range;		/* bytes one rec entry covers */
-	unsigned int dir_addr_bits;	/* address bits an entry tags */
+	struct ng_dir_config dir;
 	/* DualOpt (model/decision.c, mshr.c, rdma_cache.c, codec.c) */
 	enum ng_remote_opt remote_opt;
 	unsigned int xfer_gran;		/* fine-grained transfer unit, bytes */
 	unsigned int mshr_entries;	/* miss entries per real SM (CU) */
-	unsigned int codec_pack;	/* transactions per packet; 0: no CoDec */
-	unsigned int codec_timeout;	/* cycles a packet waits to fill */
+	struct ng_codec_config codec;	/* CoDec packets (codec.c) */
 	struct ng_rdma_config rdma;	/* the RDMA cache (rdma_cache.c) */
-	unsigned int de_warmup;		/* remote accesses before the window */
-	unsigned int de_window;		/* remote accesses the engine watches */
-	double remote_thresh, block_thresh, hit_thresh;
-	enum ng_migrate migrate;
-	double migrate_latency_ns;	/* a migrating fault's stall */
+	struct ng_decision_config de;	/* the decision engine (decision.c) */
+	struct ng_migrate_config mig;	/* page migration (migrate.c) */
 	/* MGPUSim's memory-side L2 (model/mem_side_l2.c) */
 	struct ng_msl2_config msl2;
 	/* ScaleGPU (model/scalegpu.c): device memory caches host memory */

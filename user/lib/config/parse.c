@@ -144,10 +144,10 @@ static int set_pct(struct ng_config *c, const struct ng_key *k,
 
 void ng_config_resolve(struct ng_config *c)
 {
-	if (c->rdc_pct > 0 && c->line) {
-		uint64_t b = (uint64_t)((double)c->mem_per_gpu * c->rdc_pct / 100);
+	if (c->rdc.pct > 0 && c->line) {
+		uint64_t b = (uint64_t)((double)c->mem_per_gpu * c->rdc.pct / 100);
 
-		c->rdc_size = b / c->line * c->line;
+		c->rdc.size = b / c->line * c->line;
 	}
 }
 

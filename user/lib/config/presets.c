@@ -35,23 +35,20 @@ static const struct ng_config base = {
 	.blocks_per_sm = 32, .threads_per_sm = 2048,
 	.shared_per_sm = 64 << 10, .freq_ghz = 1.0, .line = 128,
 	.page = 4096, .mem_per_gpu = 32ULL << 30,
-	.l2_size = 8 << 20, .l2_ways = 16, .l2_latency_ns = 120, .l2_local = true,
+	.l2 = NG_L2_DEFAULTS,
 	.local_bw = 1024, .local_latency_ns = 300,
 	.link_bw = 64, .link_latency_ns = 250, .flit = 16,
 	.host_bw = 32, .host_latency_ns = 500,
 	.placement = NG_PLACE_FIRST_TOUCH, .fgp_granularity = 256,
 	.sched = NG_SCHED_BATCH, .backend = NG_MEM_AUTO, .interval = 1000,
 	.seed = 1, .inject_batch_us = 20, .shared_bytes = 48 << 10,
-	.coherence = NG_COH_HWC, .imst_reset = 0.01,
+	.rdc = NG_RDC_DEFAULTS,
 	.l1 = NG_L1_DEFAULTS,
-	.directory = NG_DIR_OFF, .dir_entries = 8192, .dir_ways = 8,
-	.dir_policy = NG_DIR_LRU, .rec_range = 1024, .dir_addr_bits = 48,
+	.dir = NG_DIR_DEFAULTS,
 	.remote_opt = NG_RO_OFF, .xfer_gran = 4, .mshr_entries = 128,
-	.codec_pack = 10, .codec_timeout = 30, .rdma = NG_RDMA_DEFAULTS,
-	.de_warmup = 2000,
-	.de_window = 20000, .remote_thresh = 0.02, .block_thresh = 0.2,
-	.hit_thresh = 0.4, .migrate = NG_MIGRATE_OFF,
-	.migrate_latency_ns = 20000,
+	.codec = NG_CODEC_DEFAULTS, .rdma = NG_RDMA_DEFAULTS,
+	.de = NG_DECISION_DEFAULTS,
+	.mig = NG_MIGRATE_DEFAULTS,
 	.sg = NG_SCALEGPU_DEFAULTS,
 	.host_payload = 128, .msl2 = NG_MSL2_DEFAULTS,
 };
@@ -71,8 +68,8 @@ static void carve(struct ng_config *c)
 	c->l1.size = 128 << 10;
 	c->l1.ways = 4;
 	/* IV-A: a 2 GB RDC of each GPU's 32 GB, with hardware coherence */
-	c->rdc_pct = 6.25;
-	c->coherence = NG_COH_HWC;
+	c->rdc.pct = 6.25;
+	c->rdc.coherence = NG_COH_HWC;
 	ng_config_resolve(c);
 }
 
@@ -116,12 +113,12 @@ static void dualopt(struct ng_config *c)
 {
 	c->line = 64;
 	c->l1.size = 16 << 10;
-	c->l2_size = 0;
+	c->l2.size = 0;
 	c->mem_per_gpu = 4ULL << 30;
 	c->placement = NG_PLACE_CGP;
 	c->sched = NG_SCHED_MGPUSIM;
-	c->rdc_size = 0;
-	c->rdc_pct = 0;
+	c->rdc.size = 0;
+	c->rdc.pct = 0;
 	c->remote_opt = NG_RO_AUTO;
 	/* MGPUSim's L2 is memory-side: 0.5 MB beside the RDMA cache */
 	c->msl2.size = 512 << 10;
@@ -154,7 +151,7 @@ static void rec(struct ng_config *c)
 	c->sched = NG_SCHED_MGPUSIM;
 	c->line = 64;
 	c->l1.size = 16 << 10;
-	c->l2_size = 2 << 20;
+	c->l2.size = 2 << 20;
 	c->mem_per_gpu = 4ULL << 30;
 	/*
 	 * Table 2: "Inter-GPU bandwidth 300 GB/s, bi-directional" per GPU,
@@ -163,9 +160,9 @@ static void rec(struct ng_config *c)
 	 */
 	c->link_bw = 150;
 	c->topology = NG_TOPO_SWITCH;
-	c->rdc_size = 0;
-	c->rdc_pct = 0;
-	c->directory = NG_DIR_REC;
+	c->rdc.size = 0;
+	c->rdc.pct = 0;
+	c->dir.kind = NG_DIR_REC;
 	mgpusim_cu(c);
 }
 
@@ -199,8 +196,8 @@ static void coda(struct ng_config *c)
 	c->l1.size = 32 << 10;
 	c->l1.ways = 8;
 	c->l1.latency_ns = 2;
-	c->l2_size = 1 << 20;
-	c->l2_latency_ns = 5;
+	c->l2.size = 1 << 20;
+	c->l2.latency_ns = 5;
 	c->local_bw = 256;
 	/*
 	 * Table 1: "4 GPUs connected to the CPU with processor-centric
@@ -231,7 +228,7 @@ static void scalegpu(struct ng_config *c)
 	c->freq_ghz = 1.15;
 	c->line = 128;
 	c->l1.size = 16 << 10;
-	c->l2_size = 768 << 10;
+	c->l2.size = 768 << 10;
 	/*
 	 * "Six memory partitions", "two DRAM chips per memory controller",
 	 * "GDDR5 timing 750MHz": 6 x 2 x 32 bits at 4 transfers a clock
@@ -247,8 +244,8 @@ static void scalegpu(struct ng_config *c)
 	c->sg.device_mem_pct = 100;
 	c->sg.tag_bytes = 2048;
 	c->sg.tmh_units = 6;	/* six memory partitions */
-	c->rdc_size = 0;
-	c->rdc_pct = 0;
+	c->rdc.size = 0;
+	c->rdc.pct = 0;
 }
 
 static const struct preset presets[] = {

@@ -38,10 +38,10 @@ int ng_config_validate(const struct ng_config *c, char *err, size_t errlen)
 			  (unsigned long long)c->fgp_granularity);
 		return -EINVAL;
 	}
-	if (c->l2_size && c->l2_size < (uint64_t)c->line * c->l2_ways) {
+	if (c->l2.size && c->l2.size < (uint64_t)c->line * c->l2.ways) {
 		ng_seterr(err, errlen,
 			  "l2-size: %llu is smaller than one set (%u ways of %u B)",
-			  (unsigned long long)c->l2_size, c->l2_ways, c->line);
+			  (unsigned long long)c->l2.size, c->l2.ways, c->line);
 		return -EINVAL;
 	}
 	if (c->placement == NG_PLACE_NODE && c->place_node >= c->gpus) {
@@ -49,14 +49,14 @@ int ng_config_validate(const struct ng_config *c, char *err, size_t errlen)
 			  c->place_node, c->gpus);
 		return -EINVAL;
 	}
-	if (c->rdc_size && (c->rdc_size % c->line ||
-			    c->rdc_size >= c->mem_per_gpu)) {
+	if (c->rdc.size && (c->rdc.size % c->line ||
+			    c->rdc.size >= c->mem_per_gpu)) {
 		ng_seterr(err, errlen,
 			  "rdc-size: %llu must be whole lines (%u B) and less than mem-per-gpu",
-			  (unsigned long long)c->rdc_size, c->line);
+			  (unsigned long long)c->rdc.size, c->line);
 		return -EINVAL;
 	}
-	if (c->rdc_size && c->replicate != NG_REPL_NONE) {
+	if (ng_rdc_on(&c->rdc) && c->replicate != NG_REPL_NONE) {
 		ng_seterr(err, errlen,
 			  "rdc-size and replicate are separate systems: with replicate %s, set rdc-size 0 (the carve preset has an RDC)",
 			  ng_replicate_name(c->replicate));
@@ -73,17 +73,17 @@ int ng_config_validate(const struct ng_config *c, char *err, size_t errlen)
 			  (unsigned long long)c->l1.size, c->l1.ways, c->line);
 		return -EINVAL;
 	}
-	if (c->directory != NG_DIR_OFF && (c->rdc_size ||
+	if (c->dir.kind != NG_DIR_OFF && (c->rdc.size ||
 					   c->replicate != NG_REPL_NONE)) {
 		ng_seterr(err, errlen,
 			  "directory %s keeps the L2 coherent in REC's system, which has no RDC and no replicas: set rdc-size 0 and replicate none (the carve preset has an RDC)",
-			  ng_directory_names[c->directory]);
+			  ng_directory_names[c->dir.kind]);
 		return -EINVAL;
 	}
-	if (c->directory >= NG_DIR_LINE && !c->l2_size) {
+	if (c->dir.kind >= NG_DIR_LINE && !ng_l2_on(&c->l2)) {
 		ng_seterr(err, errlen,
 			  "directory %s tracks the L2's remote lines: it needs an L2 (l2-size > 0)",
-			  ng_directory_names[c->directory]);
+			  ng_directory_names[c->dir.kind]);
 		return -EINVAL;
 	}
 	for (unsigned int i = 0; ng_components[i]; i++) {
@@ -133,7 +133,7 @@ double ng_config_remote_latency_ns(const struct ng_config *c)
 
 	/* a remote load looks in the L1 and the L2 first (a miss still costs the lookups) */
 	return (c->l1.size ? c->l1.latency_ns : 0) +
-	       (c->l2_size ? c->l2_latency_ns : 0) +
+	       (c->l2.size ? c->l2.latency_ns : 0) +
 	       2 * hops * c->link_latency_ns +
 	       c->local_latency_ns + c->line / c->local_bw + bytes / c->link_bw;
 }

@@ -128,7 +128,7 @@ static int hwc_create(struct ng_model *m, void **priv, char *err, size_t errlen)
 	h->line_shift = (unsigned int)__builtin_ctz(c->line);
 	h->base = (uintptr_t)m->space->base;
 	h->nlines = m->space->size >> h->line_shift;
-	h->reset_threshold = (uint32_t)(c->imst_reset * 4294967295.0);
+	h->reset_threshold = (uint32_t)(c->rdc.imst_reset * 4294967295.0);
 	h->flit = c->flit;
 	/* zero pages on demand: only lines that are used cost memory */
 	h->sc_bytes = h->nlines * sizeof(uint64_t);
@@ -511,7 +511,7 @@ int ng_hwc_imst(const struct ng_model *m, uintptr_t line)
 }
 
 static const struct ng_key hwc_keys[] = {
-	NG_KEY_NUM("imst-reset", NG_KEY_DOUBLE, imst_reset, 0, 1,
+	NG_KEY_NUM("imst-reset", NG_KEY_DOUBLE, rdc.imst_reset, 0, 1,
 		   "HWC: probability a local write resets the IMST to private"),
 	{ .name = NULL },
 };

@@ -34,10 +34,10 @@ struct ng_codec_slot {
 
 int ng_codec_init(struct ng_codec *c, const struct ng_config *cfg)
 {
-	double ns = cfg->codec_timeout / cfg->freq_ghz;
+	double ns = cfg->codec.timeout / cfg->freq_ghz;
 
 	c->ngpus = cfg->gpus;
-	c->pack = cfg->codec_pack;
+	c->pack = cfg->codec.pack;
 	c->xbytes = cfg->xfer_gran + NG_CODEC_ID;
 	c->flit = cfg->flit;
 	c->window = (ng_ticks)(ns * NG_TICKS_PER_NS + 0.5);

@@ -62,9 +62,9 @@ const char *ng_class_name(enum ng_locality_class c)
 enum ng_locality_class ng_de_classify(const struct ng_de_measure *v,
 				      const struct ng_config *c)
 {
-	if (v->remote_ratio < c->remote_thresh)
+	if (v->remote_ratio < c->de.remote_thresh)
 		return NG_CLASS_LOCAL;
-	if (v->utilization < c->block_thresh && v->hit_rate < c->hit_thresh)
+	if (v->utilization < c->de.block_thresh && v->hit_rate < c->de.hit_thresh)
 		return NG_CLASS_INSENSITIVE;
 	return NG_CLASS_FRIENDLY;
 }
@@ -81,7 +81,7 @@ static void start(struct de *d, unsigned int g)
 	memset(s, 0, sizeof(*s));
 	s->mode = d->c->remote_opt == NG_RO_AUTO ? NG_RO_OFF : d->c->remote_opt;
 	s->phase = d->c->remote_opt == NG_RO_AUTO ? WARMUP : DECIDED;
-	if (s->phase == WARMUP && !d->c->de_warmup) {
+	if (s->phase == WARMUP && !d->c->de.warmup) {
 		s->phase = WATCH;
 		ng_l1_remote_words(d->m, g, false, &s->used0, &s->fetched0);
 	}
@@ -124,7 +124,7 @@ static void decide(struct de *d, unsigned int g)
 static void watch(struct de *d, struct de_gpu *s, unsigned int g, bool remote)
 {
 	if (s->phase == WARMUP) {
-		if (remote && s->remote >= d->c->de_warmup) {
+		if (remote && s->remote >= d->c->de.warmup) {
 			s->phase = WATCH;
 			ng_l1_remote_words(d->m, g, false, &s->used0,
 					   &s->fetched0);
@@ -172,7 +172,7 @@ static void de_respond(void *priv, struct ng_sm *sm, struct ng_req *r)
 		s->w_loads++;
 		s->w_hits += d->l1 && !(r->flags & NG_REQ_L1_FILL);
 	}
-	if (s->w_remote >= d->c->de_window)
+	if (s->w_remote >= d->c->de.window)
 		decide(d, r->gpu);
 }
 
@@ -267,7 +267,7 @@ static int de_validate(const struct ng_config *c, char *err, size_t errlen)
 			  "remote-opt rdma-cache needs an RDMA cache: rdma-size is 0");
 		return -EINVAL;
 	}
-	if (c->directory != NG_DIR_OFF || c->rdc_size) {
+	if (c->dir.kind != NG_DIR_OFF || ng_rdc_on(&c->rdc)) {
 		ng_seterr(err, errlen,
 			  "remote-opt %s: DualOpt's caches are software coherent, without a directory or an RDC: set directory off and rdc-size 0",
 			  ng_remote_opt_names[c->remote_opt]);
@@ -279,15 +279,15 @@ static int de_validate(const struct ng_config *c, char *err, size_t errlen)
 static const struct ng_key de_keys[] = {
 	NG_KEY_CHOICE("remote-opt", remote_opt, ng_remote_opt_names,
 		      "DualOpt: off (line transfers), coalesce, rdma-cache, or auto (the decision engine's choice per GPU)"),
-	NG_KEY_NUM("de-warmup", NG_KEY_UINT, de_warmup, 0, 1e9,
+	NG_KEY_NUM("de-warmup", NG_KEY_UINT, de.warmup, 0, 1e9,
 		   "remote accesses per GPU before the engine's window"),
-	NG_KEY_NUM("de-window", NG_KEY_UINT, de_window, 1, 1e9,
+	NG_KEY_NUM("de-window", NG_KEY_UINT, de.window, 1, 1e9,
 		   "remote accesses per GPU the engine watches"),
-	NG_KEY_NUM("remote-thresh", NG_KEY_DOUBLE, remote_thresh, 0, 1,
+	NG_KEY_NUM("remote-thresh", NG_KEY_DOUBLE, de.remote_thresh, 0, 1,
 		   "below this remote-access ratio a GPU is local-dominated"),
-	NG_KEY_NUM("block-thresh", NG_KEY_DOUBLE, block_thresh, 0, 1,
+	NG_KEY_NUM("block-thresh", NG_KEY_DOUBLE, de.block_thresh, 0, 1,
 		   "utilization of remote lines under which coalescing may be chosen"),
-	NG_KEY_NUM("hit-thresh", NG_KEY_DOUBLE, hit_thresh, 0, 1,
+	NG_KEY_NUM("hit-thresh", NG_KEY_DOUBLE, de.hit_thresh, 0, 1,
 		   "L1 hit rate of remote loads under which coalescing may be chosen"),
 	{ .name = NULL },
 };

@@ -130,22 +130,22 @@ static int dir_create(struct ng_model *m, void **priv, char *err, size_t errlen)
 	}
 	d->m = m;
 	d->ngpus = c->gpus;
-	d->ways = c->dir_ways;
-	d->nsets = c->dir_entries / c->dir_ways;
+	d->ways = c->dir.ways;
+	d->nsets = c->dir.entries / c->dir.ways;
 	/* the index's width: log2 of the sets, rounded up */
 	while ((1u << d->set_bits) < d->nsets)
 		d->set_bits++;
 	d->line_shift = (unsigned int)__builtin_ctz(c->line);
 	d->pos_shift = (unsigned int)__builtin_ctz(d->g.positions);
-	d->fifo = c->dir_policy == NG_DIR_FIFO;
-	d->coarse = c->directory == NG_DIR_HMG;
+	d->fifo = c->dir.policy == NG_DIR_FIFO;
+	d->coarse = c->dir.kind == NG_DIR_HMG;
 	d->base = (uintptr_t)m->space->base;
 	d->flit = c->flit;
 	/* one spare word: a field may straddle the last one */
 	d->words = (d->g.storage_bits + 63) / 64 + 1;
 	for (unsigned int g = 0; g < d->ngpus; g++) {
 		d->st[g] = ng_table_alloc(d->words * 8);
-		d->stamp[g] = calloc(c->dir_entries, sizeof(*d->stamp[g]));
+		d->stamp[g] = calloc(c->dir.entries, sizeof(*d->stamp[g]));
 		d->written[g].gen = 1;
 		if (!d->st[g] || !d->stamp[g])
 			goto nomem;
@@ -524,17 +524,17 @@ static int dir_validate(const struct ng_config *c, char *err, size_t errlen)
 }
 
 static const struct ng_key dir_keys[] = {
-	NG_KEY_CHOICE("directory", directory, ng_directory_names,
+	NG_KEY_CHOICE("directory", dir.kind, ng_directory_names,
 		      "the L2's coherence for remote lines: off (dropped per kernel), none (kept, never invalidated), dir, hmg, rec (a directory at each home)"),
-	NG_KEY_NUM("dir-entries", NG_KEY_UINT, dir_entries, 1, 1 << 24,
+	NG_KEY_NUM("dir-entries", NG_KEY_UINT, dir.entries, 1, 1 << 24,
 		   "directory entries per home GPU"),
-	NG_KEY_NUM("dir-ways", NG_KEY_UINT, dir_ways, 1, 64,
+	NG_KEY_NUM("dir-ways", NG_KEY_UINT, dir.ways, 1, 64,
 		   "directory associativity"),
-	NG_KEY_CHOICE("dir-policy", dir_policy, ng_dir_policy_names,
+	NG_KEY_CHOICE("dir-policy", dir.policy, ng_dir_policy_names,
 		      "directory replacement: lru or fifo"),
-	NG_KEY_NUM("rec-range", NG_KEY_SIZE, rec_range, 1, 1 << 20,
+	NG_KEY_NUM("rec-range", NG_KEY_SIZE, dir.rec_range, 1, 1 << 20,
 		   "bytes one rec entry covers (128, 256, 1K, 4K at 64 B lines)"),
-	NG_KEY_NUM("dir-addr-bits", NG_KEY_UINT, dir_addr_bits, 8, 64,
+	NG_KEY_NUM("dir-addr-bits", NG_KEY_UINT, dir.addr_bits, 8, 64,
 		   "address bits a directory entry tags (REC Table 1: 48)"),
 	{ .name = NULL },
 };

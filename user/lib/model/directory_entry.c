@@ -20,11 +20,11 @@ int ng_dir_geometry(const struct ng_config *c, struct ng_dir_geom *g,
 	uint64_t range = c->line, space = (uint64_t)c->gpus * c->mem_per_gpu;
 
 	*g = (struct ng_dir_geom){ 0 };
-	if (c->directory == NG_DIR_HMG)
+	if (c->dir.kind == NG_DIR_HMG)
 		range = 4ULL * c->line;
-	else if (c->directory == NG_DIR_REC)
-		range = c->rec_range;
-	if (c->directory == NG_DIR_REC &&
+	else if (c->dir.kind == NG_DIR_REC)
+		range = c->dir.rec_range;
+	if (c->dir.kind == NG_DIR_REC &&
 	    (range & (range - 1) || range < 2ULL * c->line ||
 	     range / c->line > NG_DIR_MAX_POSITIONS)) {
 		ng_seterr(err, errlen,
@@ -32,30 +32,30 @@ int ng_dir_geometry(const struct ng_config *c, struct ng_dir_geom *g,
 			  (unsigned long long)range, NG_DIR_MAX_POSITIONS, c->line);
 		return -EINVAL;
 	}
-	if (!c->dir_ways || c->dir_entries % c->dir_ways) {
+	if (!c->dir.ways || c->dir.entries % c->dir.ways) {
 		ng_seterr(err, errlen,
 			  "dir-entries: %u is not a whole number of sets of %u ways",
-			  c->dir_entries, c->dir_ways);
+			  c->dir.entries, c->dir.ways);
 		return -EINVAL;
 	}
 	g->positions = (unsigned int)(range / c->line);
 	g->range_shift = log2u(range);
-	if (c->dir_addr_bits <= g->range_shift ||
-	    (c->dir_addr_bits < 64 && space > 1ULL << c->dir_addr_bits)) {
+	if (c->dir.addr_bits <= g->range_shift ||
+	    (c->dir.addr_bits < 64 && space > 1ULL << c->dir.addr_bits)) {
 		ng_seterr(err, errlen,
 			  "dir-addr-bits: entries tag %u-bit addresses, which cannot hold the %llu B of device memory (%u GPUs x mem-per-gpu) in ranges of %llu B",
-			  c->dir_addr_bits, (unsigned long long)space, c->gpus,
+			  c->dir.addr_bits, (unsigned long long)space, c->gpus,
 			  (unsigned long long)range);
 		return -EINVAL;
 	}
-	g->pos_bits = c->directory == NG_DIR_REC ? g->positions : 0;
-	g->groups = c->directory == NG_DIR_HMG ? 1 : g->positions;
+	g->pos_bits = c->dir.kind == NG_DIR_REC ? g->positions : 0;
+	g->groups = c->dir.kind == NG_DIR_HMG ? 1 : g->positions;
 	g->sharers = c->gpus - 1;
 	g->group_bits = (g->pos_bits ? 1 : 0) + g->sharers;
 	/* REC Table 1: a per-line tag keeps every address bit */
-	g->base_bits = c->dir_addr_bits - (g->positions > 1 ? g->range_shift : 0);
+	g->base_bits = c->dir.addr_bits - (g->positions > 1 ? g->range_shift : 0);
 	g->bits = g->groups * g->group_bits + g->base_bits + 1;
-	g->storage_bits = (uint64_t)c->dir_entries * g->bits;
+	g->storage_bits = (uint64_t)c->dir.entries * g->bits;
 	return 0;
 }
 

@@ -110,22 +110,22 @@ static int l2_create(struct ng_model *m, void **priv, char *err, size_t errlen)
 	if (!l)
 		goto nomem;
 	l->m = m;
-	l->keep = ng_hwc_enabled(c) || c->directory != NG_DIR_OFF;
-	l->walloc = c->directory != NG_DIR_OFF;
-	l->local = c->l2_local;
+	l->keep = ng_hwc_enabled(c) || c->dir.kind != NG_DIR_OFF;
+	l->walloc = c->dir.kind != NG_DIR_OFF;
+	l->local = c->l2.local;
 	l->base = (uintptr_t)m->space->base;
 	l->nlines = m->space->size / c->line;
 	l->ngpus = c->gpus;
-	l->ways = c->l2_ways;
+	l->ways = c->l2.ways;
 	l->line = c->line;
-	l->nsets = (unsigned int)(c->l2_size / c->line / c->l2_ways);
+	l->nsets = (unsigned int)(c->l2.size / c->line / c->l2.ways);
 	l->line_shift = (unsigned int)__builtin_ctz(c->line);
 	if (!(l->nsets & (l->nsets - 1)))
 		l->set_mask = l->nsets - 1;
 	while ((1u << l->set_bits) < l->nsets)
 		l->set_bits++;
-	l->fold = c->directory != NG_DIR_OFF;
-	l->hit = (ng_ticks)(c->l2_latency_ns * NG_TICKS_PER_NS);
+	l->fold = c->dir.kind != NG_DIR_OFF;
+	l->hit = (ng_ticks)(c->l2.latency_ns * NG_TICKS_PER_NS);
 	for (unsigned int g = 0; g < l->ngpus; g++) {
 		struct l2_cache *lc = &l->c[g];
 		size_t n = (size_t)l->nsets * l->ways;
@@ -480,22 +480,22 @@ static bool l2_invalidate(void *priv, unsigned int gpu, uintptr_t line)
 
 static bool l2_enabled(const struct ng_config *c)
 {
-	return c->l2_size != 0;
+	return ng_l2_on(&c->l2);
 }
 
 static bool l2_sees_local(const struct ng_config *c)
 {
-	return c->l2_local;
+	return c->l2.local;
 }
 
 static const struct ng_key l2_keys[] = {
-	NG_KEY_NUM("l2-size", NG_KEY_SIZE, l2_size, 0, (double)(1ULL << 32),
+	NG_KEY_NUM("l2-size", NG_KEY_SIZE, l2.size, 0, (double)(1ULL << 32),
 		   "L2 per GPU caching remote lines (0: off)"),
-	NG_KEY_NUM("l2-ways", NG_KEY_UINT, l2_ways, 1, 64,
+	NG_KEY_NUM("l2-ways", NG_KEY_UINT, l2.ways, 1, 64,
 		   "L2 associativity"),
-	NG_KEY_NUM("l2-latency", NG_KEY_DOUBLE, l2_latency_ns, 0, 1e6,
+	NG_KEY_NUM("l2-latency", NG_KEY_DOUBLE, l2.latency_ns, 0, 1e6,
 		   "L2 hit latency, ns"),
-	NG_KEY_NUM("l2-local", NG_KEY_BOOL, l2_local, 0, 0,
+	NG_KEY_NUM("l2-local", NG_KEY_BOOL, l2.local, 0, 0,
 		   "the L2 caches the GPU's own memory's lines too, write-back (no: remote and host lines only)"),
 	{ .name = NULL },
 };

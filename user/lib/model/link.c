@@ -270,7 +270,7 @@ static int link_create(struct ng_model *m, void **priv, char *err,
 	struct link *l = calloc(1, sizeof(*l));
 
 	if (l && (c->remote_opt == NG_RO_COALESCE || c->remote_opt == NG_RO_AUTO) &&
-	    c->codec_pack) {
+	    c->codec.pack) {
 		l->codec_on = true;
 		if (ng_codec_init(&l->codec, c)) {
 			free(l);
@@ -311,9 +311,9 @@ static const struct ng_key link_keys[] = {
 		   "CPU-GPU link: header bytes per packet (0: transfers in flits instead)"),
 	NG_KEY_NUM("host-payload", NG_KEY_UINT, host_payload, 4, 65536,
 		   "CPU-GPU link: most data bytes per packet"),
-	NG_KEY_NUM("codec-pack", NG_KEY_UINT, codec_pack, 0, 64,
+	NG_KEY_NUM("codec-pack", NG_KEY_UINT, codec.pack, 0, 64,
 		   "DualOpt CoDec: fine-grained transactions per packet (0: no CoDec, each response alone)"),
-	NG_KEY_NUM("codec-timeout", NG_KEY_UINT, codec_timeout, 1, 100000,
+	NG_KEY_NUM("codec-timeout", NG_KEY_UINT, codec.timeout, 1, 100000,
 		   "DualOpt CoDec: cycles a packet waits to fill"),
 	{ .name = NULL },
 };

@@ -77,7 +77,7 @@ static int migrate_create(struct ng_model *m, void **priv, char *err,
 	d->ngpus = m->ngpus;
 	d->page_shift = m->space->page_shift;
 	d->npages = m->space->npages;
-	d->stall = (ng_ticks)(m->cfg->migrate_latency_ns * NG_TICKS_PER_NS);
+	d->stall = (ng_ticks)(m->cfg->mig.latency_ns * NG_TICKS_PER_NS);
 	d->moved = ng_table_alloc(d->npages);
 	if (!d->moved)
 		goto nomem;
@@ -147,13 +147,13 @@ static void migrate_sync(void *priv, unsigned int phase, unsigned int home)
 
 static bool migrate_enabled(const struct ng_config *c)
 {
-	return c->migrate != NG_MIGRATE_OFF;
+	return c->mig.mode != NG_MIGRATE_OFF;
 }
 
 static const struct ng_key migrate_keys[] = {
-	NG_KEY_CHOICE("migrate", migrate, ng_migrate_names,
+	NG_KEY_CHOICE("migrate", mig.mode, ng_migrate_names,
 		      "page migration: off, or first-touch (a page moves to the first GPU that reaches it remotely)"),
-	NG_KEY_NUM("migrate-latency", NG_KEY_DOUBLE, migrate_latency_ns, 0, 1e9,
+	NG_KEY_NUM("migrate-latency", NG_KEY_DOUBLE, mig.latency_ns, 0, 1e9,
 		   "a migrating fault's stall of the access, ns"),
 	{ .name = NULL },
 };

@@ -11,7 +11,7 @@
  * memory write, off the critical path). Write-through: stores go to the
  * home; a GPU's own store refreshes its copy.
  *
- * Coherence (cfg->coherence):
+ * Coherence (cfg->rdc.coherence):
  *  - none: copies live until evicted; a line another GPU rewrote is read
  *    stale. An upper bound, and a real mistake.
  *  - swc: a 20-bit epoch per GPU (one kernel stream), stored with every
@@ -77,8 +77,8 @@ static int rdc_create(struct ng_model *m, void **priv, char *err, size_t errlen)
 	d->m = m;
 	d->line = c->line;
 	d->line_shift = (unsigned int)__builtin_ctz(c->line);
-	d->nlines = c->rdc_size / c->line;
-	d->coh = c->coherence;
+	d->nlines = c->rdc.size / c->line;
+	d->coh = c->rdc.coherence;
 	d->nlines_shift = d->nlines && !(d->nlines & (d->nlines - 1)) ?
 			  __builtin_ctzll(d->nlines) : -1;
 	space_lines = m->space->size >> d->line_shift;
@@ -291,7 +291,7 @@ static void rdc_kernel_end(void *priv, struct ng_sm *const *sms,
 
 static bool rdc_enabled(const struct ng_config *c)
 {
-	return c->rdc_size != 0;
+	return ng_rdc_on(&c->rdc);
 }
 
 /* HWC (carve_coherence.c): drop @line from @gpu's RDC. */
@@ -314,10 +314,10 @@ static bool rdc_invalidate(void *priv, unsigned int gpu, uintptr_t line)
 
 static const struct ng_key rdc_keys[] = {
 	{ .name = "rdc-size", .type = NG_KEY_SIZE_PCT,
-	  .off = NG_KEY_OFF(rdc_size), .pct_off = NG_KEY_OFF(rdc_pct),
+	  .off = NG_KEY_OFF(rdc.size), .pct_off = NG_KEY_OFF(rdc.pct),
 	  .min = 0, .max = (double)(1ULL << 40),
 	  .help = "CARVE remote data cache per GPU, carved out of its memory: bytes or a % of it (0: off)" },
-	NG_KEY_CHOICE("coherence", coherence, ng_coherence_names,
+	NG_KEY_CHOICE("coherence", rdc.coherence, ng_coherence_names,
 		      "RDC coherence: none, swc, hwc"),
 	{ .name = NULL },
 };

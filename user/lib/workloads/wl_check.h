@@ -54,7 +54,7 @@ static inline int wl_calibration_baseline(struct ng_system *sys,
 					  const struct ng_bench_result *r,
 					  char *err, size_t errlen)
 {
-	if (!ng_system_config(sys)->rdc_size)
+	if (!ng_system_config(sys)->rdc.size)
 		return 0;
 	ng_seterr(err, errlen,
 		  "%s calibrates the baseline model, which the remote data cache and its coherence would change: run it with --rdc-size 0",

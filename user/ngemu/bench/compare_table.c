@@ -218,11 +218,11 @@ static void print_json(const struct ng_paper *p, const struct ng_config *cfg,
 	ng_json_kv_string(&j, "version", NUMAGPU_VERSION_STRING);
 	ng_json_kv_string(&j, "workload", n ? rows[0].r.workload : "");
 	ng_json_kv_string(&j, "sweep", sweep_key ? sweep_key : "");
-	ng_json_kv_uint(&j, "l2_size", cfg->l2_size);
-	ng_json_kv_uint(&j, "rdc_size", cfg->rdc_size);
+	ng_json_kv_uint(&j, "l2_size", cfg->l2.size);
+	ng_json_kv_uint(&j, "rdc_size", cfg->rdc.size);
 	ng_json_kv_double(&j, "link_bw_gbs", cfg->link_bw);
 	ng_json_kv_string(&j, "topology", ng_topology_names[cfg->topology]);
-	ng_json_kv_bool(&j, "l2_local", cfg->l2_local);
+	ng_json_kv_bool(&j, "l2_local", cfg->l2.local);
 	ng_json_kv_uint(&j, "warp_width", cfg->warp_width);
 	ng_json_key(&j, "runs");
 	ng_json_array_begin(&j);

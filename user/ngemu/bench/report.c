@@ -100,11 +100,11 @@ static void json_config(struct ng_json *jp, const struct ng_config *cfg)
 	ng_json_kv_uint(jp, "sms", cfg->sms);
 	ng_json_kv_uint(jp, "line", cfg->line);
 	ng_json_kv_uint(jp, "page", cfg->page);
-	ng_json_kv_uint(jp, "l2_size", cfg->l2_size);
+	ng_json_kv_uint(jp, "l2_size", cfg->l2.size);
 	ng_json_kv_double(jp, "local_bw_gbs", cfg->local_bw);
 	ng_json_kv_double(jp, "link_bw_gbs", cfg->link_bw);
 	ng_json_kv_string(jp, "topology", ng_topology_names[cfg->topology]);
-	ng_json_kv_bool(jp, "l2_local", cfg->l2_local);
+	ng_json_kv_bool(jp, "l2_local", cfg->l2.local);
 	ng_json_kv_uint(jp, "warp_width", cfg->warp_width);
 	ng_json_kv_string(jp, "placement", ng_placement_name(cfg->placement));
 	ng_json_kv_string(jp, "sched", ng_sched_name(cfg->sched));
@@ -162,8 +162,8 @@ static void json_carve(struct ng_json *jp, const struct ng_config *cfg,
 {
 	ng_json_key(jp, "carve");
 	ng_json_object_begin(jp);
-	ng_json_kv_uint(jp, "rdc_size", cfg->rdc_size);
-	ng_json_kv_string(jp, "coherence", ng_coherence_name(cfg->coherence));
+	ng_json_kv_uint(jp, "rdc_size", cfg->rdc.size);
+	ng_json_kv_string(jp, "coherence", ng_coherence_name(cfg->rdc.coherence));
 	ng_json_kv_string(jp, "replicate", ng_replicate_name(cfg->replicate));
 	ng_json_kv_double(jp, "rdc_hit_rate", r->rdc_hit_rate);
 	ng_json_kv_double(jp, "link_fraction", r->link_frac);
@@ -288,25 +288,25 @@ static double frac(uint64_t a, uint64_t b)
 
 const char *bench_system_name(const struct ng_config *c)
 {
-	if (c->rdc_size)
-		return c->coherence == NG_COH_HWC ? "CARVE-HWC" :
-		       c->coherence == NG_COH_SWC ? "CARVE-SWC" :
+	if (ng_rdc_on(&c->rdc))
+		return c->rdc.coherence == NG_COH_HWC ? "CARVE-HWC" :
+		       c->rdc.coherence == NG_COH_SWC ? "CARVE-SWC" :
 						    "CARVE without coherence";
 	if (c->replicate == NG_REPL_RO)
 		return "NUMA-GPU with read-only page replication";
 	if (c->replicate == NG_REPL_ALL)
 		return "the ideal (every page replicated)";
 	if (ng_dir_enabled(c))
-		return c->directory == NG_DIR_REC ? "REC" :
-		       c->directory == NG_DIR_HMG ? "HMG" :
+		return c->dir.kind == NG_DIR_REC ? "REC" :
+		       c->dir.kind == NG_DIR_HMG ? "HMG" :
 						    "directory-coherent L2";
-	if (c->l2_size && c->directory == NG_DIR_NONE)
+	if (ng_l2_on(&c->l2) && c->dir.kind == NG_DIR_NONE)
 		return "L2 without coherence";
 	if (c->remote_opt != NG_RO_OFF)
 		return c->remote_opt == NG_RO_AUTO ? "DualOpt" :
 		       c->remote_opt == NG_RO_COALESCE ? "DualOpt, remote access coalescing" :
 							 "DualOpt, remote data caching";
-	if (c->migrate != NG_MIGRATE_OFF)
+	if (c->mig.mode != NG_MIGRATE_OFF)
 		return "page migration on first remote touch";
 	if (ng_scalegpu_on(&c->sg))
 		return "ScaleGPU";
@@ -323,12 +323,12 @@ static void print_directory(FILE *f, const struct ng_config *c)
 
 	if (ng_dir_geometry(c, &g, NULL, 0))
 		return;
-	fprintf(f, ", coherent by a directory (%s", ng_directory_names[c->directory]);
-	if (c->directory == NG_DIR_REC)
-		fprintf(f, " of %s ranges", ng_format_bytes(c->rec_range, b1, sizeof(b1)));
-	fprintf(f, ", %u entries x %u bits = %s, %u-way %s)", c->dir_entries, g.bits,
-	       ng_format_bytes(g.storage_bits / 8, b2, sizeof(b2)), c->dir_ways,
-	       ng_dir_policy_names[c->dir_policy]);
+	fprintf(f, ", coherent by a directory (%s", ng_directory_names[c->dir.kind]);
+	if (c->dir.kind == NG_DIR_REC)
+		fprintf(f, " of %s ranges", ng_format_bytes(c->dir.rec_range, b1, sizeof(b1)));
+	fprintf(f, ", %u entries x %u bits = %s, %u-way %s)", c->dir.entries, g.bits,
+	       ng_format_bytes(g.storage_bits / 8, b2, sizeof(b2)), c->dir.ways,
+	       ng_dir_policy_names[c->dir.policy]);
 }
 
 /* The mechanisms the configuration turns on, in a line (no newline). */
@@ -339,13 +339,13 @@ static void print_mechanisms(FILE *f, const struct ng_config *c)
 	if (ng_l1_on(&c->l1))
 		fprintf(f, "L1 %s per real SM, dropped per kernel; ",
 		       ng_format_bytes(c->l1.size, b1, sizeof(b1)));
-	if (c->l2_size) {
+	if (ng_l2_on(&c->l2)) {
 		fprintf(f, "L2 %s/GPU of %s lines",
-		       ng_format_bytes(c->l2_size, b1, sizeof(b1)),
-		       c->l2_local ? "local, remote and host" : "remote and host");
+		       ng_format_bytes(c->l2.size, b1, sizeof(b1)),
+		       c->l2.local ? "local, remote and host" : "remote and host");
 		if (ng_dir_enabled(c))
 			print_directory(f, c);
-		else if (c->directory == NG_DIR_NONE)
+		else if (c->dir.kind == NG_DIR_NONE)
 			fprintf(f, ", kept with no coherence");
 		else if (!ng_hwc_enabled(c))
 			fprintf(f, ", flushed per kernel");
@@ -353,12 +353,12 @@ static void print_mechanisms(FILE *f, const struct ng_config *c)
 	} else {
 		fprintf(f, "no L2; ");
 	}
-	if (c->rdc_size)
+	if (ng_rdc_on(&c->rdc))
 		fprintf(f, "RDC %s/GPU (%.2f%% of memory), coherence %s; ",
-		       ng_format_bytes(c->rdc_size, b2, sizeof(b2)),
-		       100.0 * (double)c->rdc_size / (double)c->mem_per_gpu,
-		       c->coherence == NG_COH_HWC ? "HWC (GPU-VI, IMST)" :
-		       c->coherence == NG_COH_SWC ? "SWC (epochs)" : "none");
+		       ng_format_bytes(c->rdc.size, b2, sizeof(b2)),
+		       100.0 * (double)c->rdc.size / (double)c->mem_per_gpu,
+		       c->rdc.coherence == NG_COH_HWC ? "HWC (GPU-VI, IMST)" :
+		       c->rdc.coherence == NG_COH_SWC ? "SWC (epochs)" : "none");
 	if (c->replicate != NG_REPL_NONE)
 		fprintf(f, "replication %s; ", ng_replicate_name(c->replicate));
 	bench_dualopt_mechanisms(f, c);
@@ -436,10 +436,10 @@ static void human_caches(const struct ng_config *cfg,
 	char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32], b7[32], b8[32];
 	char b9[32], b10[32];
 
-	if (cfg->rdc_size)
+	if (ng_rdc_on(&cfg->rdc))
 		printf("carve      RDC %s/GPU (%.1f%% of memory), coherence %s: hit rate %.1f%% of %s lookups, %s invalidates; %s of buffers fell back to host\n",
-		       ng_format_bytes(cfg->rdc_size, b1, sizeof(b1)),
-		       100 * r->mem_overhead, ng_coherence_name(cfg->coherence),
+		       ng_format_bytes(cfg->rdc.size, b1, sizeof(b1)),
+		       100 * r->mem_overhead, ng_coherence_name(cfg->rdc.coherence),
 		       100 * r->rdc_hit_rate,
 		       fmt_si((double)(t->v[NG_CTR_RDC_HIT] + t->v[NG_CTR_RDC_MISS]), b2, sizeof(b2)),
 		       fmt_si((double)t->v[NG_CTR_INV_MSGS], b3, sizeof(b3)),

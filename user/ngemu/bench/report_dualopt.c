@@ -17,7 +17,7 @@ static double frac(uint64_t a, uint64_t b)
 
 bool bench_dualopt_on(const struct ng_config *c)
 {
-	return c->remote_opt != NG_RO_OFF || c->migrate != NG_MIGRATE_OFF;
+	return c->remote_opt != NG_RO_OFF || c->mig.mode != NG_MIGRATE_OFF;
 }
 
 void bench_dualopt_mechanisms(FILE *f, const struct ng_config *c)
@@ -29,14 +29,14 @@ void bench_dualopt_mechanisms(FILE *f, const struct ng_config *c)
 	fprintf(f, "DualOpt %s: ", ng_remote_opt_names[c->remote_opt]);
 	if (c->remote_opt != NG_RO_RDMA)
 		fprintf(f, "%u B transfers, CoDec %u/packet (%u cycles); ",
-		       c->xfer_gran, c->codec_pack, c->codec_timeout);
+		       c->xfer_gran, c->codec.pack, c->codec.timeout);
 	if (c->remote_opt != NG_RO_COALESCE)
 		fprintf(f, "RDMA cache %s/GPU %u-way; ",
 		       ng_format_bytes(c->rdma.size, b1, sizeof(b1)), c->rdma.ways);
 	if (c->remote_opt == NG_RO_AUTO)
 		fprintf(f, "engine: window %u after %u, thresholds %g/%g/%g; ",
-		       c->de_window, c->de_warmup, c->remote_thresh,
-		       c->block_thresh, c->hit_thresh);
+		       c->de.window, c->de.warmup, c->de.remote_thresh,
+		       c->de.block_thresh, c->de.hit_thresh);
 }
 
 static void measure_json(struct ng_json *j, const struct ng_de_gpu *g)
@@ -70,10 +70,10 @@ void bench_dualopt_json(struct ng_json *j, const struct ng_config *cfg,
 	ng_json_key(j, "dualopt");
 	ng_json_object_begin(j);
 	ng_json_kv_string(j, "remote_opt", ng_remote_opt_names[cfg->remote_opt]);
-	ng_json_kv_string(j, "migrate", ng_migrate_names[cfg->migrate]);
+	ng_json_kv_string(j, "migrate", ng_migrate_names[cfg->mig.mode]);
 	ng_json_kv_uint(j, "xfer_gran", cfg->xfer_gran);
-	ng_json_kv_uint(j, "codec_pack", cfg->codec_pack);
-	ng_json_kv_uint(j, "codec_timeout", cfg->codec_timeout);
+	ng_json_kv_uint(j, "codec_pack", cfg->codec.pack);
+	ng_json_kv_uint(j, "codec_timeout", cfg->codec.timeout);
 	ng_json_kv_uint(j, "rdma_size", cfg->rdma.size);
 	ng_json_kv_uint(j, "packets", t->v[NG_CTR_CODEC_PKTS]);
 	ng_json_kv_double(j, "packet_fill",
@@ -113,7 +113,7 @@ void bench_dualopt_human(const struct ng_config *cfg,
 			  t->v[NG_CTR_RDMA_HIT] + t->v[NG_CTR_RDMA_MISS]),
 	       fmt_si((double)(t->v[NG_CTR_RDMA_HIT] + t->v[NG_CTR_RDMA_MISS]),
 		      b5, sizeof(b5)));
-	if (cfg->migrate != NG_MIGRATE_OFF)
+	if (cfg->mig.mode != NG_MIGRATE_OFF)
 		printf("migrate    %llu pages moved on a first remote touch (%s)\n",
 		       (unsigned long long)t->v[NG_CTR_MIG_PAGES],
 		       ng_format_bytes(t->v[NG_CTR_MIG_BYTES], b1, sizeof(b1)));

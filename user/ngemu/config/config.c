@@ -57,8 +57,8 @@ static void print_mechanisms(const struct ng_config *c)
 			printf("%s%s", sep, ng_components[i]->name);
 			sep = ", ";
 		}
-	if (c->rdc_size)
-		printf(" (coherence %s)", ng_coherence_name(c->coherence));
+	if (ng_rdc_on(&c->rdc))
+		printf(" (coherence %s)", ng_coherence_name(c->rdc.coherence));
 	printf("; placement %s", ng_placement_name(c->placement));
 	if (c->placement == NG_PLACE_FGP)
 		printf(" %llu B", (unsigned long long)c->fgp_granularity);
@@ -124,9 +124,9 @@ static void print_directory(const struct ng_config *c)
 	       g.bits, g.base_bits, g.pos_bits, g.groups, g.sharers,
 	       ng_format_bytes(1ULL << g.range_shift, b1, sizeof(b1)));
 	printf("# derived: directory storage %u entries x %u bits = %s per GPU (%.1f%% of the L2)\n",
-	       c->dir_entries, g.bits,
+	       c->dir.entries, g.bits,
 	       ng_format_bytes(g.storage_bits / 8, b2, sizeof(b2)),
-	       100.0 * (double)g.storage_bits / 8 / (double)c->l2_size);
+	       100.0 * (double)g.storage_bits / 8 / (double)c->l2.size);
 }
 
 enum config_opt { CO_SHOW, CO_CHECK, CO_PRESETS, CO_COMPONENTS, CO_PAPERS };

@@ -80,8 +80,8 @@ static void describe(const struct ng_config *c, const char *wl)
 	char b1[32], b2[32];
 
 	printf("ngemu bench --compare %s: %u GPUs, L2 %s/GPU, RDC %s/GPU, link %g GB/s (%s)%s\n",
-	       wl, c->gpus, ng_format_bytes(c->l2_size, b1, sizeof(b1)),
-	       ng_format_bytes(c->rdc_size, b2, sizeof(b2)), c->link_bw,
+	       wl, c->gpus, ng_format_bytes(c->l2.size, b1, sizeof(b1)),
+	       ng_format_bytes(c->rdc.size, b2, sizeof(b2)), c->link_bw,
 	       ng_topology_names[c->topology],
 	       c->deterministic ? ", deterministic" : "");
 }

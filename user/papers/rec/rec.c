@@ -28,7 +28,7 @@
 
 static void twice_the_entries(struct ng_config *c)
 {
-	c->dir_entries *= 2;
+	c->dir.entries *= 2;
 }
 
 /* sec. 4.2: "The baseline coherence directory uses a FIFO replacement policy" */
@@ -185,8 +185,8 @@ static void describe(const struct ng_config *c, const char *wl)
 
 	printf("ngemu bench --compare %s: %u GPUs, L1 %s/CU, L2 %s/GPU, %u directory entries (%u-way, %s), link %g GB/s (%s)%s\n",
 	       wl, c->gpus, ng_format_bytes(c->l1.size, b1, sizeof(b1)),
-	       ng_format_bytes(c->l2_size, b2, sizeof(b2)), c->dir_entries,
-	       c->dir_ways, ng_dir_policy_names[c->dir_policy], c->link_bw,
+	       ng_format_bytes(c->l2.size, b2, sizeof(b2)), c->dir.entries,
+	       c->dir.ways, ng_dir_policy_names[c->dir.policy], c->link_bw,
 	       ng_topology_names[c->topology],
 	       c->deterministic ? ", deterministic" : "");
 }

@@ -5,8 +5,11 @@
  * it owns, the counter groups it keeps, when a configuration turns it on,
  * and its operations. Every component is listed once, in pipeline order,
  * in ng_components[] (lib/model/registry.c); adding one is its own file
- * plus one line there (and its counters in util/counters.h, whose indices
- * the hot path needs at compile time).
+ * plus one line there, and, where it has settings or counters, its header
+ * under ngemu/model/ (ngemu/model/l2.h is one): a struct of its settings
+ * that struct ng_config embeds, their defaults, and its counters, which
+ * util/counters.h takes in (the hot path needs their indices at compile
+ * time).
  *
  * A line request meets the enabled components in table order on its way
  * to its home (route, then access) and in reverse order on its way back

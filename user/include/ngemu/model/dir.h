@@ -43,7 +43,7 @@ struct ng_model;
 /* Whether @c keeps remote lines in the L2 coherent with a directory. */
 static inline bool ng_dir_enabled(const struct ng_config *c)
 {
-	return c->l2_size && c->directory >= NG_DIR_LINE;
+	return ng_l2_on(&c->l2) && c->dir.kind >= NG_DIR_LINE;
 }
 
 /* What one entry of a configuration's directory holds, and its size. */

@@ -18,7 +18,7 @@
 /* Whether @c runs HWC: an RDC with coherence hwc. */
 static inline bool ng_hwc_enabled(const struct ng_config *c)
 {
-	return c->rdc_size && c->coherence == NG_COH_HWC;
+	return c->rdc.size && c->rdc.coherence == NG_COH_HWC;
 }
 
 /*

@@ -12,8 +12,13 @@
 
 #include <stdint.h>
 
-#include "ngemu/model/mem_side_l2.h"
+#include "ngemu/model/codec.h"
+#include "ngemu/model/directory.h"
 #include "ngemu/model/l1.h"
+#include "ngemu/model/l2.h"
+#include "ngemu/model/mem_side_l2.h"
+#include "ngemu/model/migrate.h"
+#include "ngemu/model/rdc.h"
 #include "ngemu/model/rdma_cache.h"
 #include "ngemu/model/scalegpu.h"
 
@@ -36,27 +41,8 @@
 	X(REMOTE_TICKS,	"core",	"remote_ticks",	"remote requests' time from issue to completion, ticks") \
 	X(WAVE_SHARED,	"core",	"wave_shared",	"lines a wavefront's second warp shared with its first's requests (warp-width 64)") \
 	NG_L1_COUNTERS(X)						\
-	X(L2_HIT,	"l2",	"hits",		"remote loads served by the L2") \
-	X(L2_MISS,	"l2",	"misses",	"remote loads missing the L2") \
-	X(L2_FILL,	"l2",	"fills",	"remote lines inserted")	\
-	X(L2_EVICT,	"l2",	"evictions",	"valid lines replaced")	\
-	X(L2_WUPD,	"l2",	"write_updates", "cached lines updated by own stores") \
-	X(L2_INVAL,	"l2",	"invalidations", "lines dropped at kernel boundaries") \
-	X(L2_COH_INVAL,	"l2",	"coherence_invalidations", "lines dropped by coherence invalidates") \
-	X(L2_COLD,	"l2",	"cold_misses",	"remote loads missing a line this L2 never held") \
-	X(L2_WALLOC,	"l2",	"write_allocs",	"remote lines inserted by own stores (directory)") \
-	X(L2_LOCAL_HIT,	"l2",	"local_hits",	"local loads and stores to a line the L2 held (l2-local)") \
-	X(L2_LOCAL_MISS, "l2",	"local_misses",	"local loads and stores to a line it did not hold (l2-local)") \
-	X(L2_WRITEBACK,	"l2",	"writebacks",	"dirty local lines written to memory when replaced") \
-	X(L2_REQS,	"l2",	"requests",	"line requests that reached the L2") \
-	X(L2_REQ_TICKS,	"l2",	"request_ticks", "their time from reaching the L2 to its response, ticks (REC Fig. 16)") \
-	X(RDC_HIT,	"rdc",	"hits",		"remote loads served by the RDC") \
-	X(RDC_MISS,	"rdc",	"misses",	"remote loads missing the RDC") \
-	X(RDC_FILL,	"rdc",	"fills",	"remote lines inserted in the RDC") \
-	X(RDC_EVICT,	"rdc",	"evictions",	"valid RDC lines replaced") \
-	X(RDC_WUPD,	"rdc",	"write_updates", "RDC lines updated by own stores") \
-	X(RDC_INVAL,	"rdc",	"invalidations", "RDC lines dropped by HWC invalidates") \
-	X(RDC_FLUSH,	"rdc",	"epoch_flushed", "valid RDC lines dropped by SWC epochs") \
+	NG_L2_COUNTERS(X)						\
+	NG_RDC_COUNTERS(X)						\
 	X(INV_MSGS,	"hwc",	"inv_msgs",	"write-invalidate messages broadcast") \
 	X(INV_BYTES,	"hwc",	"inv_bytes",	"link bytes of write-invalidates") \
 	X(IMST_RESET,	"hwc",	"imst_resets",	"IMST entries reset to private") \
@@ -67,25 +53,15 @@
 	X(REPL_PAGES,	"repl",	"pages",	"pages replicated") \
 	X(REPL_BYTES,	"repl",	"copy_bytes",	"link bytes copying replicas") \
 	X(REPL_COLLAPSE, "repl", "collapses",	"replicated pages collapsed by a write") \
-	X(DIR_ALLOC,	"dir",	"allocations",	"directory entries allocated") \
-	X(DIR_EVICT,	"dir",	"evictions",	"valid directory entries replaced") \
-	X(DIR_EVICT_LINES, "dir", "evicted_lines", "lines the evicted entries held") \
-	X(DIR_INV_WRITE, "dir",	"inv_write",	"write-initiated invalidation messages") \
-	X(DIR_INV_EVICT, "dir",	"inv_evict",	"eviction-initiated invalidation messages") \
-	X(DIR_INV_WRITE_HIT, "dir", "inv_write_hits", "write-initiated invalidations that found the line in the sharer's L2") \
-	X(DIR_INV_EVICT_HIT, "dir", "inv_evict_hits", "eviction-initiated invalidations that found the line in the sharer's L2 (unnecessary ones)") \
-	X(DIR_RACE,	"dir",	"race_invals",	"invalidates of same-interval readers of a written line") \
+	NG_DIR_COUNTERS(X)						\
 	X(MSHR_HIT,	"mshr",	"hits",		"fine-grained loads merged with an in-flight request covering their words") \
 	X(MSHR_PARTIAL,	"mshr",	"partial",	"fine-grained loads of a line in flight whose mask was not covered") \
 	X(MSHR_FULL,	"mshr",	"full",		"fine-grained loads that found every MSHR in flight and waited for one") \
 	X(FINE_REQ,	"mshr",	"fine_loads",	"fine-grained remote loads sent (L1 bypassed)") \
 	X(FINE_UNITS,	"mshr",	"fine_units",	"transfer units (xfer-gran bytes) they fetched") \
 	NG_RDMA_COUNTERS(X)						\
-	X(CODEC_PKTS,	"codec", "packets",	"CoDec packets of fine-grained responses") \
-	X(CODEC_XACTS,	"codec", "transactions", "fine-grained responses' units packed into them") \
-	X(CODEC_FULL,	"codec", "full",	"packets sent full (the rest left on their timeout)") \
-	X(MIG_PAGES,	"migrate", "pages",	"pages migrated on a first remote touch") \
-	X(MIG_BYTES,	"migrate", "bytes",	"link bytes moving them") \
+	NG_CODEC_COUNTERS(X)						\
+	NG_MIGRATE_COUNTERS(X)						\
 	NG_MSL2_COUNTERS(X)						\
 	NG_SCALEGPU_COUNTERS(X)						\
 	X(XACT_REQ,	"link",	"requests",	"inter-GPU requests without data (loads, atomics)") \
