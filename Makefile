@@ -53,9 +53,12 @@ NG_LDFLAGS := -static -pthread
 endif
 LDLIBS  := -lnuma -luring -lm
 
-LIB_SRCS     := $(sort $(shell find user/lib -name '*.c'))
-# the papers (user/papers/NAME/, ngemu/paper.h) are the command line's
-PAPER_SRCS   := $(sort $(shell find user/papers -name '*.c'))
+# a paper's preset (user/papers/NAME/preset.c) is the library's, as
+# ng_config_preset() is; the rest of a paper (NAME.c, ngemu/paper.h) is
+# the command line's
+PRESET_SRCS  := $(sort $(wildcard user/papers/*/preset.c))
+LIB_SRCS     := $(sort $(shell find user/lib -name '*.c')) $(PRESET_SRCS)
+PAPER_SRCS   := $(filter-out $(PRESET_SRCS),$(sort $(shell find user/papers -name '*.c')))
 NGEMU_SRCS   := $(sort $(shell find user/ngemu -name '*.c')) $(PAPER_SRCS)
 # the command line but its main(): ng_main() for programs of one's own
 CLI_SRCS     := $(filter-out user/ngemu/ngemu.c,$(NGEMU_SRCS))
