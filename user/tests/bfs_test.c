@@ -197,9 +197,9 @@ TEST(each_graph_workload_names_its_input)
 	EXPECT_EQ(0, strncmp(ng_workload_find("bfs-shoc")->input, "rmat:", 5));
 	EXPECT_EQ(0, strncmp(ng_workload_find("bfs")->input, "uniform:", 8));
 	/* each paper's bfs in its suite */
-	EXPECT_EQ(NG_SUITE_CARVE, ng_workload_find("bfs-road")->suites);
-	EXPECT_EQ(NG_SUITE_DUALOPT, ng_workload_find("bfs-shoc")->suites);
-	EXPECT_EQ(NG_SUITE_CODA, ng_workload_find("bfs")->suites);
+	EXPECT_EQ(ng_suite_bit("carve"), ng_workload_suites(ng_workload_find("bfs-road")));
+	EXPECT_EQ(ng_suite_bit("dualopt"), ng_workload_suites(ng_workload_find("bfs-shoc")));
+	EXPECT_EQ(ng_suite_bit("coda"), ng_workload_suites(ng_workload_find("bfs")));
 	EXPECT_EQ(NULL, ng_workload_find("stream-triad")->input);
 }
 

@@ -34,7 +34,7 @@ FIXTURE_TEARDOWN(coda)
 
 TEST_F(coda, workloads_verify_and_catch_one_wrong_element)
 {
-	EXPECT_LE(5, suite_verifies(_metadata, &self->r, NG_SUITE_CODA, "coda",
+	EXPECT_LE(5, suite_verifies(_metadata, &self->r, ng_suite_bit("coda"), "coda",
 				   "\ncoda       B per structure (profile)"));
 }
 

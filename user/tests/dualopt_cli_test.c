@@ -34,7 +34,7 @@ FIXTURE_TEARDOWN(dualopt)
 
 TEST_F(dualopt, workloads_verify_and_catch_one_wrong_element)
 {
-	EXPECT_LE(7, suite_verifies(_metadata, &self->r, NG_SUITE_DUALOPT, "dualopt",
+	EXPECT_LE(7, suite_verifies(_metadata, &self->r, ng_suite_bit("dualopt"), "dualopt",
 				   "\nclass      "));
 }
 

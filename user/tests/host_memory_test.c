@@ -40,7 +40,7 @@ TEST(every_workload_verifies_in_host_memory_under_every_preset)
 	ASSERT_NE(NULL, r);
 	for (unsigned int p = 0; p < 5; p++) {
 		for (const struct ng_workload *const *w = ng_workloads; *w; w++) {
-			if (!((*w)->suites & (1u << (p + 1))))
+			if (!(ng_workload_suites(*w) & ng_suite_bit(presets[p])))
 				continue;
 			ASSERT_EQ(0, run(presets[p], *w, host, r, err, sizeof(err)))
 				TH_LOG("%s %s: %s", presets[p], (*w)->name, err);
@@ -71,7 +71,7 @@ TEST(carve_workloads_verify_through_the_fallback_to_host)
 		uint64_t per_gpu = 2ULL << 20;
 		int ret;
 
-		if (!((*w)->suites & NG_SUITE_CARVE))
+		if (!(ng_workload_suites(*w) & ng_suite_bit("carve")))
 			continue;
 		/* the least memory in which the workload runs at all */
 		do {

@@ -56,7 +56,7 @@ TEST_F(rec, config_shows_entry_bits_and_storage)
 /* Every workload of REC's suite, on REC's system, and with one element off. */
 TEST_F(rec, workloads_verify_and_catch_one_wrong_element)
 {
-	EXPECT_LE(4, suite_verifies(_metadata, &self->r, NG_SUITE_REC, "rec",
+	EXPECT_LE(4, suite_verifies(_metadata, &self->r, ng_suite_bit("rec"), "rec",
 				   NULL));
 }
 

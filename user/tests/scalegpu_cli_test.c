@@ -39,7 +39,7 @@ FIXTURE_TEARDOWN(scalegpu)
 
 TEST_F(scalegpu, workloads_verify_and_catch_one_wrong_element)
 {
-	EXPECT_LE(1, suite_verifies(_metadata, &self->r, NG_SUITE_SCALEGPU,
+	EXPECT_LE(1, suite_verifies(_metadata, &self->r, ng_suite_bit("scalegpu"),
 				   "scalegpu", "\nscalegpu   tag hit rate "));
 }
 

@@ -21,7 +21,7 @@ static inline unsigned int suite_verifies(struct __test_metadata *_metadata,
 	for (unsigned int i = 0; ng_workloads[i]; i++) {
 		const char *name = ng_workloads[i]->name;
 
-		if (!(ng_workloads[i]->suites & suite))
+		if (!(ng_workload_suites(ng_workloads[i]) & suite))
 			continue;
 		n++;
 		ASSERT_EQ(0, run_cmd(r, NGEMU("bench", (char *)name, "--system",

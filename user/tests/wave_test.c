@@ -275,10 +275,10 @@ TEST(every_workload_verifies_at_the_other_width)
 		unsigned int p = 0;
 		char err[256];
 
-		if (!((*w)->suites & ~NG_SUITE_CALIB))
+		if (!(ng_workload_suites(*w) & ~ng_suite_bit("calibration")))
 			continue;
 		/* the first paper that runs it, at the width it does not use */
-		while (!((*w)->suites & (1u << (p + 1))))
+		while (!(ng_workload_suites(*w) & ng_suite_bit(presets[p])))
 			p++;
 		ASSERT_EQ(0, ng_config_preset(&cfg, presets[p], err, sizeof(err)));
 		EXPECT_TRUE(verifies(_metadata, presets[p], *w,

@@ -11,6 +11,8 @@
 
 #include "ng_test.h"
 
+#include "config/preset.h"
+#include "ngemu/config.h"
 #include "ngemu/workloads/workload.h"
 
 static int run_nothing(struct ng_system *sys, const struct ng_bench_opts *o,
@@ -77,6 +79,43 @@ TEST(bad_workloads_refused)
 	refused(_metadata, &toolong, "is not 1 to 31");
 	refused(_metadata, &norun, "workload 'norun': run, desc, narrays");
 	refused(_metadata, &noarrays, "workload 'noarrays': run, desc, narrays");
+}
+
+/*
+ * The suites: calibration and one per preset, in the presets' order;
+ * every built-in workload in at least one, and a paper's list names no
+ * workload that does not exist (its suite would silently lack it).
+ */
+TEST(suites_from_the_papers_folders)
+{
+	unsigned int all = 0;
+
+	ASSERT_EQ(1 + 5u, ng_suites());
+	EXPECT_STREQ("calibration", ng_suite_name(0));
+	for (unsigned int i = 0; ng_config_presets[i]; i++) {
+		EXPECT_STREQ(ng_config_presets[i], ng_suite_name(i + 1));
+		EXPECT_NE(NULL, ng_suite_desc(i + 1));
+		EXPECT_EQ(1u << (i + 1), ng_suite_bit(ng_config_presets[i]));
+	}
+	EXPECT_EQ(NULL, ng_suite_name(ng_suites()));
+	EXPECT_EQ(0u, ng_suite_bit("nosuch"));
+	for (const struct ng_workload *const *w = ng_workloads; *w; w++) {
+		EXPECT_NE(0u, ng_workload_suites(*w)) TH_LOG("%s", (*w)->name);
+		all |= ng_workload_suites(*w);
+	}
+	EXPECT_EQ((1u << ng_suites()) - 1, all);
+	/* each name a paper's folder lists is a workload's */
+	for (unsigned int i = 0; ng_preset_at(i); i++) {
+		const struct ng_preset *p = ng_preset_at(i);
+
+		for (const char *const *n = p->workloads; *n; n++) {
+			EXPECT_NE(NULL, ng_workload_find(*n)) {
+				TH_LOG("%s lists '%s'", p->name, *n);
+			}
+		}
+	}
+	EXPECT_EQ(ng_suite_bit("carve") | ng_suite_bit("scalegpu"),
+		  ng_workload_suites(ng_workload_find("hotspot")));
 }
 
 TEST_HARNESS_MAIN

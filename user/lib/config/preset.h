@@ -16,7 +16,13 @@ struct ng_preset {
 	const char *paper;
 	const char *missing;		/* NULL: all of the paper is built */
 	void (*apply)(struct ng_config *c);
+	/* its suite (ngemu bench --list): a line about it, its workloads */
+	const char *suite;
+	const char *const *workloads;	/* names, NULL-terminated */
 };
+
+/* Preset @i of the list (presets.c), or NULL past its end. */
+const struct ng_preset *ng_preset_at(unsigned int i);
 
 /* The SMs two papers share (machines.c): MGPUSim's GCN3 CU, a Fermi SM. */
 void ng_preset_mgpusim_cu(struct ng_config *c);

@@ -59,6 +59,11 @@ static const struct ng_preset *const presets[] = { NG_PRESETS(NG_PRESET_PTR) };
 #define NG_PRESET_NAME(n) #n,
 const char *const ng_config_presets[] = { NG_PRESETS(NG_PRESET_NAME) NULL };
 
+const struct ng_preset *ng_preset_at(unsigned int i)
+{
+	return i < NPRESETS ? presets[i] : NULL;
+}
+
 static const struct ng_preset *find(const char *name)
 {
 	for (size_t i = 0; name && i < NPRESETS; i++)

@@ -4,8 +4,10 @@
  * benchmark suite they come from), and the suites they are tagged with.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 
+#include "config/preset.h"
 #include "ngemu/util/err.h"
 #include "ngemu/workloads/workload.h"
 
@@ -78,25 +80,59 @@ const struct ng_workload *const ng_workloads[] = {
 	NULL,
 };
 
-static const struct {
-	const char *name, *desc;
-} suites[NG_NSUITES] = {
-	{ "calibration", "one model parameter each, measured beside the configured value" },
-	{ "carve", "CARVE (MICRO 2018): NUMA-GPU baseline, replication, remote data cache" },
-	{ "dualopt", "DualOpt: fine-grained remote transfers and remote data caching" },
-	{ "rec", "REC (JSA 2025): coherence directories for remote data in the L2" },
-	{ "scalegpu", "ScaleGPU (CAL 2013): device memory as a cache of host memory" },
-	{ "coda", "CODA (TACO 2018): co-locating computation and data" },
+/* the model's own suite, before the papers' (config/preset.h) */
+static const char *const calibration[] = {
+	"local-stream", "remote-stream", "pointer-chase", NULL,
 };
+
+unsigned int ng_suites(void)
+{
+	unsigned int n = 1;
+
+	while (ng_preset_at(n - 1))
+		n++;
+	return n;
+}
 
 const char *ng_suite_name(unsigned int i)
 {
-	return i < NG_NSUITES ? suites[i].name : NULL;
+	const struct ng_preset *p = i ? ng_preset_at(i - 1) : NULL;
+
+	return !i ? "calibration" : p ? p->name : NULL;
 }
 
 const char *ng_suite_desc(unsigned int i)
 {
-	return i < NG_NSUITES ? suites[i].desc : NULL;
+	const struct ng_preset *p = i ? ng_preset_at(i - 1) : NULL;
+
+	return !i ? "one model parameter each, measured beside the configured value" :
+	       p ? p->suite : NULL;
+}
+
+unsigned int ng_suite_bit(const char *name)
+{
+	for (unsigned int i = 0; ng_suite_name(i); i++)
+		if (!strcmp(ng_suite_name(i), name))
+			return 1u << i;
+	return 0;
+}
+
+static bool listed(const char *const *names, const char *name)
+{
+	for (unsigned int k = 0; names && names[k]; k++)
+		if (!strcmp(names[k], name))
+			return true;
+	return false;
+}
+
+unsigned int ng_workload_suites(const struct ng_workload *w)
+{
+	unsigned int bits = listed(calibration, w->name);
+
+	for (unsigned int i = 0; ng_preset_at(i); i++)
+		if (listed(ng_preset_at(i)->workloads, w->name))
+			bits |= 2u << i;
+	return bits;
 }
 
 /* A program's own workloads (ng_workloads_add()), after the built-ins. */

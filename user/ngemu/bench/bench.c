@@ -173,8 +173,8 @@ static void print_list(bool json)
 			ng_json_kv_string(&j, "name", w->name);
 			ng_json_key(&j, "suites");
 			ng_json_array_begin(&j);
-			for (unsigned int s = 0; s < NG_NSUITES; s++)
-				if (w->suites & (1u << s))
+			for (unsigned int s = 0; s < ng_suites(); s++)
+				if (ng_workload_suites(w) & (1u << s))
 					ng_json_string(&j, ng_suite_name(s));
 			ng_json_array_end(&j);
 			ng_json_kv_string(&j, "desc", w->desc);
@@ -191,19 +191,19 @@ static void print_list(bool json)
 	}
 	printf("%-16s %10s %10s  %s\n", "", "per array", "paper", "");
 	/* a program's own workloads in no suite: the last section */
-	for (unsigned int s = 0; s <= NG_NSUITES; s++) {
+	for (unsigned int s = 0, n = ng_suites(); s <= n; s++) {
 		bool any = false;
 
-		if (s < NG_NSUITES)
+		if (s < n)
 			printf("%s: %s\n", ng_suite_name(s), ng_suite_desc(s));
 		for (unsigned int i = 0; ng_workload_at(i); i++) {
 			const struct ng_workload *w = ng_workload_at(i);
 			uint64_t ps = ng_workload_paper_size(w);
 
-			if (s == NG_NSUITES ? w->suites & ((1u << NG_NSUITES) - 1) :
-			    !(w->suites & (1u << s)))
+			if (s == n ? ng_workload_suites(w) != 0 :
+			    !(ng_workload_suites(w) & (1u << s)))
 				continue;
-			if (!any && s == NG_NSUITES)
+			if (!any && s == n)
 				printf("other: in no suite (this program's own)\n");
 			any = true;
 			printf("  %-14s %10s %10s  %s\n", w->name,
@@ -213,7 +213,7 @@ static void print_list(bool json)
 			if (w->input)
 				printf("  %-14s %21s  input %s\n", "", "", w->input);
 		}
-		if (!any && s < NG_NSUITES)
+		if (!any && s < n)
 			printf("  (none yet)\n");
 	}
 }

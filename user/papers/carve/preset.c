@@ -26,10 +26,18 @@ static void apply(struct ng_config *c)
 	ng_config_resolve(c);
 }
 
+/* Its suite: the workloads of its experiments, as ngemu builds them. */
+static const char *const workloads[] = {
+	"stream-triad", "rwshare", "randaccess", "hotspot", "spmv",
+	"bfs-road", "xsbench", "alexnet-conv", NULL,
+};
+
 const struct ng_preset ng_preset_carve = {
 	.name = "carve",
 	.desc = "CARVE Table III: 4 GPUs, 128 B lines, 2 MB pages, 8 MB L2 each, 64 GB/s links, 1 TB/s HBM; RDC 6.25% of memory (2 GB), HWC",
 	.paper = "CARVE (MICRO 2018)",
 	.missing = NULL,
 	.apply = apply,
+	.suite = "CARVE (MICRO 2018): NUMA-GPU baseline, replication, remote data cache",
+	.workloads = workloads,
 };

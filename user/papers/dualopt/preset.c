@@ -43,10 +43,18 @@ static void apply(struct ng_config *c)
 	c->mshr_entries = 32;
 }
 
+/* Its suite: the workloads of its experiments, as ngemu builds them. */
+static const char *const workloads[] = {
+	"spmv", "bfs-shoc", "atax", "fir", "pr", "sc", "st", "bicg", "mt",
+	"mm", "km", "aes", "bs", NULL,
+};
+
 const struct ng_preset ng_preset_dualopt = {
 	.name = "dualopt",
 	.desc = "DualOpt Table 1: 4 GPUs, 64 B lines, 16 KB L1 per CU, 64 GB/s links in 16 B flits, decision engine (remote_thresh 2%, block_thresh 0.2, hit_thresh 0.4), 1.5 MB RDMA cache beside a 0.5 MB memory-side L2 (2 MB without it), 4 B transfers, CoDec 10 per packet; 4 KB pages round-robin, work-groups in contiguous ranges of ceil(n / CUs) per CU, GPU after GPU (MGPUSim's unified mode)",
 	.paper = "DualOpt (locality-aware remote access optimizations)",
 	.missing = "the L1 scalar caches",
 	.apply = apply,
+	.suite = "DualOpt: fine-grained remote transfers and remote data caching",
+	.workloads = workloads,
 };

@@ -39,10 +39,18 @@ static void apply(struct ng_config *c)
 	ng_preset_mgpusim_cu(c);
 }
 
+/* Its suite: the workloads of its experiments, as ngemu builds them. */
+static const char *const workloads[] = {
+	"atax", "c2d", "fir", "gemm", "gemv", "j2d", "lu", "mm2", "mm3", "pr",
+	"sc", "st", NULL,
+};
+
 const struct ng_preset ng_preset_rec = {
 	.name = "rec",
 	.desc = "REC Table 2: 4 GPUs, 64 B lines, 16 KB L1 per CU, 2 MB L2, 8K-entry directory of 1 KB ranges, 300 GB/s links (150 each way), 1 TB/s HBM; 4 KB pages round-robin, work-groups in contiguous ranges of ceil(n / CUs) per CU, GPU after GPU (MGPUSim's unified mode)",
 	.paper = "REC (JSA 2025)",
 	.missing = "the L1 instruction and scalar caches; the L2 caches remote lines only (local data goes to memory)",
 	.apply = apply,
+	.suite = "REC (JSA 2025): coherence directories for remote data in the L2",
+	.workloads = workloads,
 };

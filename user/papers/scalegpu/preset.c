@@ -41,10 +41,17 @@ static void apply(struct ng_config *c)
 	c->rdc.pct = 0;
 }
 
+/* Its suite: the workloads of its experiments, as ngemu builds them. */
+static const char *const workloads[] = {
+	"hotspot", "vectoradd", "histogram", "bank", "sssp", NULL,
+};
+
 const struct ng_preset ng_preset_scalegpu = {
 	.name = "scalegpu",
 	.desc = "ScaleGPU Table 1: 1 GPU, 14 SMs at 1150 MHz, 16 KB L1, 768 KB L2, 144 GB/s GDDR5; data in host memory, device memory caches it (100%, 2 KB per tag, TMH 32/32 in each of 6 partitions); PCIe 2.0 x16 8 GB/s, 1200 ns round trip, 20 B headers, 128 B payloads",
 	.paper = "ScaleGPU (CAL 2013)",
 	.missing = NULL,
 	.apply = apply,
+	.suite = "ScaleGPU (CAL 2013): device memory as a cache of host memory",
+	.workloads = workloads,
 };

@@ -101,25 +101,26 @@ struct ng_bench_result {
 	double req_per_s_per_cpu;	/* over the CPUs the busy workers had */
 };
 
-/* The suites a workload belongs to: the papers whose experiments use it. */
-enum ng_suite {
-	NG_SUITE_CALIB		= 1u << 0,	/* calibration of the model */
-	NG_SUITE_CARVE		= 1u << 1,
-	NG_SUITE_DUALOPT	= 1u << 2,
-	NG_SUITE_REC		= 1u << 3,
-	NG_SUITE_SCALEGPU	= 1u << 4,
-	NG_SUITE_CODA		= 1u << 5,
-};
+struct ng_workload;
 
-#define NG_NSUITES	6
-
-/* Suite @i (bit 1 << i): its tag ("carve") and a line about it. */
+/*
+ * Suites: the workloads of a paper's experiments, and "calibration" (one
+ * model parameter each). Suite 0 is calibration; suite 1 + i is preset i's
+ * (ng_config_presets[]), whose list of workloads is in its paper's folder
+ * (user/papers/NAME/preset.c). A workload may stand in several; a
+ * program's own workloads stand in none.
+ */
+unsigned int ng_suites(void);
+/* Suite @i's tag ("carve") and a line about it; NULL past the last. */
 const char *ng_suite_name(unsigned int i);
 const char *ng_suite_desc(unsigned int i);
+/* The bit (1 << i) of the suite called @name, or 0 for none. */
+unsigned int ng_suite_bit(const char *name);
+/* The suites @w stands in, a bit each. */
+unsigned int ng_workload_suites(const struct ng_workload *w);
 
 struct ng_workload {
 	const char *name;
-	unsigned int suites;		/* enum ng_suite bits */
 	const char *desc;
 	uint64_t default_size;		/* bytes per array */
 	/* the footprint a paper ran it with (all arrays), 0: none given */

@@ -190,7 +190,6 @@ out:
 
 const struct ng_workload ng_wl_bs = {
 	.name = "bs",
-	.suites = NG_SUITE_DUALOPT,
 	.desc = "bitonic sort (AMD APP SDK BitonicSort): one launch per stage and pass, 64 work-items a group",
 	.default_size = 1ULL << 20,	/* 262,144 keys: 171 launches */
 	.paper_footprint = 1024 * 4,

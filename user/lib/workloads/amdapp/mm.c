@@ -362,7 +362,6 @@ out:
 
 const struct ng_workload ng_wl_mm = {
 	.name = "mm",
-	.suites = NG_SUITE_DUALOPT | NG_SUITE_CODA,
 	.desc = "matrix multiplication (AMD APP SDK MatrixMultiplication): 4x4 per work-item, A's tiles in local memory",
 	.default_size = 1ULL << 20,	/* 512^2: 256 groups, 64 per GPU */
 	.paper_footprint = 3 * (16ULL << 10),	/* three 64 x 64 matrices */

@@ -254,7 +254,6 @@ out:
 
 const struct ng_workload ng_wl_mt = {
 	.name = "mt",
-	.suites = NG_SUITE_DUALOPT,
 	.desc = "matrix transpose (AMD APP SDK MatrixTranspose): 64x64 tiles through local memory, reshuffled groups",
 	.default_size = 4ULL << 20,	/* 1024^2: 256 groups, 64 per GPU */
 	.paper_footprint = 2 * (256ULL << 10),	/* two 256 x 256 matrices */

@@ -244,7 +244,6 @@ out:
 
 const struct ng_workload ng_wl_sc = {
 	.name = "sc",
-	.suites = NG_SUITE_REC | NG_SUITE_DUALOPT,
 	.desc = "simple convolution (AMD APP SDK SimpleConvolution): 3x3 mask over a padded image, 1-D groups of 256",
 	.default_size = 1ULL << 20,
 	.paper_footprint = 512ULL << 20,

@@ -501,7 +501,6 @@ out:
 
 const struct ng_workload ng_wl_alexnet_conv = {
 	.name = "alexnet-conv",
-	.suites = NG_SUITE_CARVE,
 	.desc = "AlexNet's conv2 layer (5x5, 96 -> 256 channels, 27x27): direct tiled convolution, filters shared by every GPU, batch split",
 	.default_size = 2ULL << 20,	/* a batch of 4: one image a GPU */
 	.paper_footprint = 96ULL << 20,	/* a batch of 96 */

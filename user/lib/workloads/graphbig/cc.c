@@ -218,7 +218,6 @@ out:
 
 const struct ng_workload ng_wl_cc = {
 	.name = "cc",
-	.suites = NG_SUITE_CODA,
 	.desc = "connected components (GraphBIG): label propagation over a random graph of 4096-vertex groups",
 	.input = "uniform within 4096-vertex groups: 1-15 random out-edges a vertex, made undirected (CODA's real graphs are not modeled)",
 	.default_size = 256ULL << 10,	/* 64 Ki vertices */

@@ -159,7 +159,6 @@ out:
 
 const struct ng_workload ng_wl_dc = {
 	.name = "dc",
-	.suites = NG_SUITE_CODA,
 	.desc = "degree centrality (GraphBIG): a thread per vertex, in-degree atomics over a random CSR graph",
 	.input = "uniform: 1-15 random out-edges a vertex (CODA's real graphs are not modeled)",
 	.default_size = 512ULL << 10,	/* 128 Ki vertices, ~1 Mi edges */

@@ -243,7 +243,6 @@ out:
 
 const struct ng_workload ng_wl_tc = {
 	.name = "tc",
-	.suites = NG_SUITE_CODA,
 	.desc = "triangle count (GraphBIG): sorted neighbour lists merged per edge, a thread per vertex",
 	.input = "uniform: 1-15 random out-edges a vertex, made undirected and simple (CODA's real graphs are not modeled)",
 	.default_size = 128ULL << 10,	/* 32 Ki vertices */

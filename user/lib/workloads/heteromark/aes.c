@@ -513,7 +513,6 @@ out:
 
 const struct ng_workload ng_wl_aes = {
 	.name = "aes",
-	.suites = NG_SUITE_DUALOPT,
 	.desc = "Hetero-Mark AES-128: a work-item per 16-byte block, S-box gathers from per-GPU tables",
 	.default_size = 1ULL << 20,
 	.paper_footprint = 64ULL << 10,

@@ -249,7 +249,6 @@ out:
 
 const struct ng_workload ng_wl_fir = {
 	.name = "fir",
-	.suites = NG_SUITE_REC | NG_SUITE_DUALOPT,
 	.desc = "Hetero-Mark FIR: 16 taps, one work-item per sample, data distributed over the GPUs as MGPUSim's",
 	.default_size = 1ULL << 20,
 	.paper_footprint = 128ULL << 20,

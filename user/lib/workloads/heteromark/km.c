@@ -471,7 +471,6 @@ out:
 
 const struct ng_workload ng_wl_km = {
 	.name = "km",
-	.suites = NG_SUITE_DUALOPT | NG_SUITE_CODA,
 	.desc = "Hetero-Mark KMeans: a feature transpose, then per iteration a work-item per point's nearest of 5 centroids",
 	.default_size = 1ULL << 20,	/* 8192 points of 32 features */
 	.paper_footprint = 256ULL << 10,

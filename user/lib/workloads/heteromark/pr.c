@@ -320,7 +320,6 @@ out:
 
 const struct ng_workload ng_wl_pr = {
 	.name = "pr",
-	.suites = NG_SUITE_REC | NG_SUITE_DUALOPT | NG_SUITE_CODA,
 	.desc = "Hetero-Mark PageRank: vector CSR, 64 work-items a page, irregular reads of the ranks",
 	.input = "uniform: 8-16 in-links a page from random pages (Hetero-Mark reads a graph file; the papers' are not modeled)",
 	.default_size = 1ULL << 20,

@@ -180,7 +180,6 @@ out:
 
 const struct ng_workload ng_wl_randaccess = {
 	.name = "randaccess",
-	.suites = NG_SUITE_CARVE,
 	.desc = "GUPS-style: random reads of a large table, random atomic updates",
 	.default_size = 32ULL << 20,
 	.paper_footprint = 15ULL << 30,

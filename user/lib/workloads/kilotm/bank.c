@@ -180,7 +180,6 @@ out:
 
 const struct ng_workload ng_wl_bank = {
 	.name = "bank",
-	.suites = NG_SUITE_SCALEGPU,
 	.desc = "Bank Account (KILO TM): random transfers between accounts with atomics, the total conserved",
 	.default_size = 4ULL << 20,	/* 1 Mi accounts, 512 Ki transfers */
 	.paper_footprint = 47ULL << 20,

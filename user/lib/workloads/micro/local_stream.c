@@ -10,7 +10,6 @@ static int local_run(struct ng_system *sys, const struct ng_bench_opts *o,
 
 const struct ng_workload ng_wl_local_stream = {
 	.name = "local-stream",
-	.suites = NG_SUITE_CALIB,
 	.desc = "calibration: GPU 0 streams its own memory; expect local-bw (--rdc-size 0)",
 	.default_size = 64ULL << 20,
 	.default_iters = 2,

@@ -138,7 +138,6 @@ static int chase_run(struct ng_system *sys, const struct ng_bench_opts *o,
 
 const struct ng_workload ng_wl_pointer_chase = {
 	.name = "pointer-chase",
-	.suites = NG_SUITE_CALIB,
 	.desc = "calibration: GPU 0 chases pointers in GPU 1's memory; expect the remote load latency (--rdc-size 0)",
 	.default_size = 4ULL << 20,
 	.default_iters = 1,

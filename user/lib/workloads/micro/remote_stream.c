@@ -18,7 +18,6 @@ static int remote_run(struct ng_system *sys, const struct ng_bench_opts *o,
 
 const struct ng_workload ng_wl_remote_stream = {
 	.name = "remote-stream",
-	.suites = NG_SUITE_CALIB,
 	.desc = "calibration: GPU 0 streams GPU 1's memory; expect link-bw (--rdc-size 0)",
 	.default_size = 64ULL << 20,
 	.default_iters = 2,

@@ -159,7 +159,6 @@ out:
 
 const struct ng_workload ng_wl_rwshare = {
 	.name = "rwshare",
-	.suites = NG_SUITE_CARVE,
 	.desc = "inter-kernel read-write sharing: GPUs read what another GPU wrote in the previous kernel",
 	.default_size = 1ULL << 20,
 	.default_iters = 4,

@@ -249,7 +249,6 @@ out:
 
 const struct ng_workload ng_wl_histogram = {
 	.name = "histogram",
-	.suites = NG_SUITE_SCALEGPU,
 	.desc = "256-bin histogram (NVIDIA SDK histogram256): per-warp shared histograms, 240 partials, a merge",
 	.default_size = 4ULL << 20,
 	.paper_footprint = 48ULL << 20,

@@ -132,7 +132,6 @@ out:
 
 const struct ng_workload ng_wl_vectoradd = {
 	.name = "vectoradd",
-	.suites = NG_SUITE_SCALEGPU,
 	.desc = "vector addition (NVIDIA SDK vectorAdd): C = A + B, each element touched once",
 	.default_size = 4ULL << 20,	/* 1 Mi floats per array */
 	.paper_footprint = 48ULL << 20,

@@ -276,7 +276,6 @@ out:
 
 const struct ng_workload ng_wl_sad = {
 	.name = "sad",
-	.suites = NG_SUITE_CODA,
 	.desc = "sum of absolute differences (Parboil sad): 4x4, 8x8, 16x16 SADs over a search window",
 	.default_size = 512ULL << 10,	/* two 256 x 256 frames */
 	.default_iters = 1,

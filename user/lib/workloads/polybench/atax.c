@@ -235,7 +235,6 @@ out:
 
 const struct ng_workload ng_wl_atax = {
 	.name = "atax",
-	.suites = NG_SUITE_REC | NG_SUITE_DUALOPT,
 	.desc = "PolyBench atax, y = A^T A x: strided rows, then columns of every GPU's rows",
 	.default_size = 4ULL << 20,	/* 1024^2: a block for each of 4 GPUs */
 	.paper_footprint = 128ULL << 20,

@@ -252,7 +252,6 @@ out:
 
 const struct ng_workload ng_wl_bicg = {
 	.name = "bicg",
-	.suites = NG_SUITE_DUALOPT,
 	.desc = "PolyBench bicg, q = A p and s = A^T r: strided rows, then columns of every GPU's rows",
 	.default_size = 4ULL << 20,	/* 1024^2: a block for each of 4 GPUs */
 	/* A 4096 x 4096 and the four vectors of 4096 */

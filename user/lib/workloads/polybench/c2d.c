@@ -209,7 +209,6 @@ out:
 
 const struct ng_workload ng_wl_c2d = {
 	.name = "c2d",
-	.suites = NG_SUITE_REC,
 	.desc = "2-D convolution (PolyBench/GPU 2DCONV): 3x3 stencil, 32x8 blocks, halo rows shared",
 	.default_size = 1ULL << 20,
 	.paper_footprint = 512ULL << 20,

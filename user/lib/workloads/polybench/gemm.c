@@ -229,7 +229,6 @@ out:
 
 const struct ng_workload ng_wl_gemm = {
 	.name = "gemm",
-	.suites = NG_SUITE_REC,
 	.desc = "PolyBench gemm, C = alpha A B + beta C: 32 x 8 blocks, every GPU reads all of B",
 	.default_size = 256ULL << 10,
 	.paper_footprint = 128ULL << 20,

@@ -222,7 +222,6 @@ out:
 
 const struct ng_workload ng_wl_gemv = {
 	.name = "gemv",
-	.suites = NG_SUITE_REC,
 	.desc = "PolyBench gesummv, y = alpha A x + beta B x: strided row walks, shared x",
 	.default_size = 4ULL << 20,	/* 1024^2: a block for each of 4 GPUs */
 	.paper_footprint = 256ULL << 20,

@@ -244,7 +244,6 @@ out:
 
 const struct ng_workload ng_wl_j2d = {
 	.name = "j2d",
-	.suites = NG_SUITE_REC,
 	.desc = "2-D Jacobi solver (PolyBench/GPU JACOBI2D): 5-point stencil and copy-back per step, 32x8 blocks",
 	.default_size = 1ULL << 20,
 	.paper_footprint = 128ULL << 20,

@@ -251,7 +251,6 @@ out:
 
 const struct ng_workload ng_wl_lu = {
 	.name = "lu",
-	.suites = NG_SUITE_REC,
 	.desc = "PolyBench lu: LU decomposition, two kernels per column (2 (n - 1) launches)",
 	.default_size = 256ULL << 10,	/* 256 x 256 floats */
 	.paper_footprint = 128ULL << 20,

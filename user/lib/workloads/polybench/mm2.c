@@ -125,7 +125,6 @@ out:
 
 const struct ng_workload ng_wl_mm2 = {
 	.name = "mm2",
-	.suites = NG_SUITE_REC,
 	.desc = "PolyBench 2mm: D = alpha A B C + beta D, two matrix product kernels",
 	.default_size = 256ULL << 10,	/* 256 x 256 floats */
 	.paper_footprint = 128ULL << 20,

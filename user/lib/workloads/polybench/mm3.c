@@ -108,7 +108,6 @@ out:
 
 const struct ng_workload ng_wl_mm3 = {
 	.name = "mm3",
-	.suites = NG_SUITE_REC,
 	.desc = "PolyBench 3mm: G = (A B) (C D), three matrix product kernels",
 	.default_size = 256ULL << 10,	/* 256 x 256 floats */
 	.paper_footprint = 64ULL << 20,

@@ -556,7 +556,6 @@ out:
  */
 const struct ng_workload ng_wl_xsbench = {
 	.name = "xsbench",
-	.suites = NG_SUITE_CARVE,
 	.desc = "XSBench: Monte Carlo cross-section lookups, binary search and random gathers in shared read-only grids",
 	.default_size = 8ULL << 20,
 	.paper_footprint = (44ULL << 30) / 10,

@@ -556,7 +556,6 @@ static int bf_run_road(struct ng_system *sys, const struct ng_bench_opts *o,
 
 const struct ng_workload ng_wl_bfs = {
 	.name = "bfs",
-	.suites = NG_SUITE_CODA,
 	.desc = "Rodinia's BFS (frontier and visited flags, two kernels a level) on a random graph: irregular read-write sharing",
 	.input = "uniform: 8 random out-edges a vertex (CODA's real graphs are not modeled)",
 	.default_size = 1ULL << 20,
@@ -568,7 +567,6 @@ const struct ng_workload ng_wl_bfs = {
 
 const struct ng_workload ng_wl_bfs_road = {
 	.name = "bfs-road",
-	.suites = NG_SUITE_CARVE,
 	.desc = "Rodinia's BFS (bfs's kernels) on a road network: hundreds of levels of small frontiers",
 	.input = "road: a planar road map, ids by 32 x 32 tiles, standing in for CARVE's bfs-road-usa (DIMACS USA road network)",
 	.default_size = 1ULL << 20,

@@ -232,7 +232,6 @@ out:
 
 const struct ng_workload ng_wl_dwt = {
 	.name = "dwt",
-	.suites = NG_SUITE_CODA,
 	.desc = "2-D discrete wavelet transform (Rodinia dwt2d): one level of 5/3 lifting, rows then columns",
 	.default_size = 1ULL << 20,	/* 512 x 512 pixels */
 	.default_iters = 1,

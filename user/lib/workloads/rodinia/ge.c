@@ -240,7 +240,6 @@ out:
 
 const struct ng_workload ng_wl_ge = {
 	.name = "ge",
-	.suites = NG_SUITE_CODA,
 	.desc = "Gaussian elimination (Rodinia gaussian): Fan1 multipliers and Fan2 updates per pivot",
 	.default_size = 256ULL << 10,	/* 256 x 256 */
 	.default_iters = 1,

@@ -561,7 +561,6 @@ out:
 
 const struct ng_workload ng_wl_hotspot = {
 	.name = "hotspot",
-	.suites = NG_SUITE_CARVE | NG_SUITE_SCALEGPU,
 	.desc = "thermal stencil (Rodinia hotspot): 16x16 blocks, 2 time steps a kernel in shared memory (the pyramid)",
 	.default_size = 4ULL << 20,
 	.paper_footprint = 48ULL << 20,

@@ -241,7 +241,6 @@ out:
 
 const struct ng_workload ng_wl_hotspot3d = {
 	.name = "hotspot3d",
-	.suites = NG_SUITE_CODA,
 	.desc = "3-D thermal stencil (Rodinia hotspot3D): 64x4 blocks walking z, two temperature arrays in turn",
 	.default_size = 2ULL << 20,	/* 256 x 256 x 8 cells */
 	.default_iters = 4,

@@ -178,7 +178,6 @@ out:
 
 const struct ng_workload ng_wl_nn = {
 	.name = "nn",
-	.suites = NG_SUITE_CODA,
 	.desc = "k-nearest neighbours (Rodinia nn): every record's distance on the GPU, the k nearest on the host",
 	.default_size = 2ULL << 20,	/* 256 Ki records */
 	.default_iters = 1,

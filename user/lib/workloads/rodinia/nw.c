@@ -216,7 +216,6 @@ out:
 
 const struct ng_workload ng_wl_nw = {
 	.name = "nw",
-	.suites = NG_SUITE_CODA,
 	.desc = "Needleman-Wunsch (Rodinia nw): 16x16 tiles filled a diagonal of tiles per launch",
 	.default_size = 1ULL << 20,	/* a 497 x 497 score matrix */
 	.default_iters = 1,

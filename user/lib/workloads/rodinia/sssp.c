@@ -510,7 +510,6 @@ out:
 
 const struct ng_workload ng_wl_sssp = {
 	.name = "sssp",
-	.suites = NG_SUITE_SCALEGPU | NG_SUITE_CODA,
 	.desc = "single-source shortest paths (Rodinia bfs's frontier and two kernels, atomicMin relaxations) on a uniform random graph, weights 1-16",
 	.input = "uniform: 1-15 random out-edges a vertex, weights 1-16 (the papers' graphs are not modeled)",
 	.default_size = 256ULL << 10,	/* 64 Ki vertices, ~512 Ki edges */

@@ -541,7 +541,6 @@ out:
 
 const struct ng_workload ng_wl_bfs_shoc = {
 	.name = "bfs-shoc",
-	.suites = NG_SUITE_DUALOPT,
 	.desc = "SHOC's warp-centric BFS (BFS_kernel_warp): a warp per 32 vertices, its lanes over a vertex's neighbours, one kernel a level",
 	.input = "rmat: Graph500's R-MAT, heavy-tailed, from its biggest hub; DualOpt names none (MGPUSim's sample: SNAP Slashdot0902)",
 	.default_size = 1ULL << 20,

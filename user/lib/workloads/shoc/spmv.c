@@ -441,7 +441,6 @@ out:
 
 const struct ng_workload ng_wl_spmv = {
 	.name = "spmv",
-	.suites = NG_SUITE_CARVE | NG_SUITE_DUALOPT | NG_SUITE_CODA,
 	.desc = "sparse matrix x vector (SHOC CSR-vector): a wavefront per row of a 1% random matrix, repeated",
 	.default_size = 2ULL << 20,
 	.default_iters = 4,

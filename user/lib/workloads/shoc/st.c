@@ -307,7 +307,6 @@ out:
 
 const struct ng_workload ng_wl_st = {
 	.name = "st",
-	.suites = NG_SUITE_REC | NG_SUITE_DUALOPT,
 	.desc = "2-D 9-point stencil (SHOC Stencil2D): 8x256 strips through shared memory, ping-pong",
 	.default_size = 1ULL << 20,
 	.paper_footprint = 128ULL << 20,

@@ -225,7 +225,6 @@ out:
 
 const struct ng_workload ng_wl_triad = {
 	.name = "stream-triad",
-	.suites = NG_SUITE_CARVE,
 	.desc = "a[i] = b[i] + s*c[i] on floats, verified, with the native triad beside it",
 	.default_size = 32ULL << 20,
 	.paper_footprint = 3ULL << 30,
