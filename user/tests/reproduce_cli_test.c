@@ -494,6 +494,15 @@ TEST_F(rep, bad_input_is_a_usage_error)
 	/* a sweep over a key ngemu does not have */
 	EXPECT_EQ(2, refused(self, "sweep s | s | speedup gmean | coalesce | no-such-key=1,2\n",
 			     "cannot read this 'sweep' line"));
+	/* a line longer than the reader's buffer, not read as two */
+	{
+		char lng[1400];
+
+		memset(lng, 'x', sizeof(lng));
+		memcpy(lng, "note c | ", 9);
+		memcpy(lng + sizeof(lng) - 2, "\n", 2);
+		EXPECT_EQ(2, refused(self, lng, "paper.txt:6: line longer than 1022 bytes"));
+	}
 	/* every paper has its data file */
 	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("reproduce", "--help")));
 	EXPECT_EQ(0, self->r.status);

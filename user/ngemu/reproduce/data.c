@@ -333,6 +333,10 @@ int rp_parse(FILE *f, const char *path, struct rp_paper *p)
 		int bad = 0;
 
 		ln++;
+		/* a line cut by the buffer would be read as two */
+		if (!strchr(line, '\n') && !feof(f))
+			return usage_error("reproduce", "%s:%u: line longer than %zu bytes",
+					   path, ln, sizeof(line) - 2);
 		line[strcspn(line, "\n")] = '\0';
 		if (!line[0] || line[0] == '#')
 			continue;
