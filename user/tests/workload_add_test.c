@@ -11,7 +11,6 @@
 
 #include "ng_test.h"
 
-#include "config/preset.h"
 #include "ngemu/config.h"
 #include "ngemu/workloads/workload.h"
 
@@ -105,12 +104,12 @@ TEST(suites_from_the_papers_folders)
 	}
 	EXPECT_EQ((1u << ng_suites()) - 1, all);
 	/* each name a paper's folder lists is a workload's */
-	for (unsigned int i = 0; ng_preset_at(i); i++) {
-		const struct ng_preset *p = ng_preset_at(i);
+	for (unsigned int i = 0; ng_config_presets[i]; i++) {
+		const char *p = ng_config_presets[i];
 
-		for (const char *const *n = p->workloads; *n; n++) {
+		for (const char *const *n = ng_config_preset_workloads(p); *n; n++) {
 			EXPECT_NE(NULL, ng_workload_find(*n)) {
-				TH_LOG("%s lists '%s'", p->name, *n);
+				TH_LOG("%s lists '%s'", p, *n);
 			}
 		}
 	}

@@ -189,6 +189,12 @@ const char *ng_config_preset_desc(const char *name);
 /* Which paper it is, and what of that paper ngemu does not build yet. */
 const char *ng_config_preset_paper(const char *name);
 const char *ng_config_preset_missing(const char *name);
+/*
+ * Its suite (ngemu bench --list): a line about it, and the names of the
+ * workloads its experiments run, NULL-terminated; NULL for an unknown name.
+ */
+const char *ng_config_preset_suite(const char *name);
+const char *const *ng_config_preset_workloads(const char *name);
 
 enum ng_key_type {
 	NG_KEY_UINT,		/* unsigned int, a whole number */

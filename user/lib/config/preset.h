@@ -21,9 +21,6 @@ struct ng_preset {
 	const char *const *workloads;	/* names, NULL-terminated */
 };
 
-/* Preset @i of the list (presets.c), or NULL past its end. */
-const struct ng_preset *ng_preset_at(unsigned int i);
-
 /* The SMs two papers share (machines.c): MGPUSim's GCN3 CU, a Fermi SM. */
 void ng_preset_mgpusim_cu(struct ng_config *c);
 void ng_preset_fermi_sm(struct ng_config *c);

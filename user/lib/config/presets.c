@@ -59,11 +59,6 @@ static const struct ng_preset *const presets[] = { NG_PRESETS(NG_PRESET_PTR) };
 #define NG_PRESET_NAME(n) #n,
 const char *const ng_config_presets[] = { NG_PRESETS(NG_PRESET_NAME) NULL };
 
-const struct ng_preset *ng_preset_at(unsigned int i)
-{
-	return i < NPRESETS ? presets[i] : NULL;
-}
-
 static const struct ng_preset *find(const char *name)
 {
 	for (size_t i = 0; name && i < NPRESETS; i++)
@@ -84,6 +79,20 @@ const char *ng_config_preset_paper(const char *name)
 	const struct ng_preset *p = find(name);
 
 	return p ? p->paper : NULL;
+}
+
+const char *ng_config_preset_suite(const char *name)
+{
+	const struct ng_preset *p = find(name);
+
+	return p ? p->suite : NULL;
+}
+
+const char *const *ng_config_preset_workloads(const char *name)
+{
+	const struct ng_preset *p = find(name);
+
+	return p ? p->workloads : NULL;
 }
 
 const char *ng_config_preset_missing(const char *name)

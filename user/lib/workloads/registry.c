@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "config/preset.h"
+#include "ngemu/config.h"
 #include "ngemu/util/err.h"
 #include "ngemu/workloads/workload.h"
 
@@ -89,24 +89,26 @@ unsigned int ng_suites(void)
 {
 	unsigned int n = 1;
 
-	while (ng_preset_at(n - 1))
+	while (ng_config_presets[n - 1])
 		n++;
 	return n;
 }
 
+/* Suite @i's preset (i >= 1), or NULL. */
+static const char *preset_of(unsigned int i)
+{
+	return i && i < ng_suites() ? ng_config_presets[i - 1] : NULL;
+}
+
 const char *ng_suite_name(unsigned int i)
 {
-	const struct ng_preset *p = i ? ng_preset_at(i - 1) : NULL;
-
-	return !i ? "calibration" : p ? p->name : NULL;
+	return !i ? "calibration" : preset_of(i);
 }
 
 const char *ng_suite_desc(unsigned int i)
 {
-	const struct ng_preset *p = i ? ng_preset_at(i - 1) : NULL;
-
 	return !i ? "one model parameter each, measured beside the configured value" :
-	       p ? p->suite : NULL;
+	       preset_of(i) ? ng_config_preset_suite(preset_of(i)) : NULL;
 }
 
 unsigned int ng_suite_bit(const char *name)
@@ -129,8 +131,8 @@ unsigned int ng_workload_suites(const struct ng_workload *w)
 {
 	unsigned int bits = listed(calibration, w->name);
 
-	for (unsigned int i = 0; ng_preset_at(i); i++)
-		if (listed(ng_preset_at(i)->workloads, w->name))
+	for (unsigned int i = 0; ng_config_presets[i]; i++)
+		if (listed(ng_config_preset_workloads(ng_config_presets[i]), w->name))
 			bits |= 2u << i;
 	return bits;
 }
