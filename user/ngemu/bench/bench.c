@@ -151,7 +151,7 @@ static void show_remote_path(const struct ng_config *base,
 		       100 * r->remote_frac, 100 * r->l2_hit_rate,
 		       100 * r->rdc_hit_rate,
 		       ng_format_bytes(r->link_bytes, b2, sizeof(b2)),
-		       fmt_si((double)t->v[NG_CTR_INV_MSGS], b3, sizeof(b3)));
+		       ng_format_si((double)t->v[NG_CTR_INV_MSGS], b3, sizeof(b3)));
 	}
 	ng_system_destroy(sys);
 	free(r);

@@ -57,7 +57,6 @@ void bench_coda_plan_json(struct ng_json *j, const struct ng_bench_result *r);
 /* Counters as JSON objects, one per component group. */
 void bench_counters_json(struct ng_json *j, const struct ng_counters *c);
 /* "1.50 M", "3.000 us": numbers and durations for people. */
-const char *fmt_si(double v, char *buf, size_t len);
 const char *fmt_dur(double s, char *buf, size_t len);
 /*
  * Duration @s in a table's column whose largest value is @max: in the

@@ -260,11 +260,6 @@ void bench_print_json(const struct ng_config *cfg,
 	ng_json_finish(&j);
 }
 
-const char *fmt_si(double v, char *buf, size_t len)
-{
-	return ng_format_si(v, buf, len);
-}
-
 const char *fmt_dur(double s, char *buf, size_t len)
 {
 	return fmt_dur_col(s, s, buf, len);
@@ -441,28 +436,28 @@ static void human_caches(const struct ng_config *cfg,
 		       ng_format_bytes(cfg->rdc.size, b1, sizeof(b1)),
 		       100 * r->mem_overhead, ng_coherence_name(cfg->rdc.coherence),
 		       100 * r->rdc_hit_rate,
-		       fmt_si((double)(t->v[NG_CTR_RDC_HIT] + t->v[NG_CTR_RDC_MISS]), b2, sizeof(b2)),
-		       fmt_si((double)t->v[NG_CTR_INV_MSGS], b3, sizeof(b3)),
+		       ng_format_si((double)(t->v[NG_CTR_RDC_HIT] + t->v[NG_CTR_RDC_MISS]), b2, sizeof(b2)),
+		       ng_format_si((double)t->v[NG_CTR_INV_MSGS], b3, sizeof(b3)),
 		       ng_format_bytes(r->fallback_bytes, b4, sizeof(b4)));
 	if (ng_l1_on(&cfg->l1))
 		printf("l1         hit rate %.1f%% of %s loads, %.1f%% of %s remote ones\n",
 		       100 * frac(t->v[NG_CTR_L1_HIT], t->v[NG_CTR_L1_HIT] + t->v[NG_CTR_L1_MISS]),
-		       fmt_si((double)(t->v[NG_CTR_L1_HIT] + t->v[NG_CTR_L1_MISS]), b1, sizeof(b1)),
+		       ng_format_si((double)(t->v[NG_CTR_L1_HIT] + t->v[NG_CTR_L1_MISS]), b1, sizeof(b1)),
 		       100 * frac(t->v[NG_CTR_L1_RHIT], t->v[NG_CTR_L1_RHIT] + t->v[NG_CTR_L1_RMISS]),
-		       fmt_si((double)(t->v[NG_CTR_L1_RHIT] + t->v[NG_CTR_L1_RMISS]), b2, sizeof(b2)));
+		       ng_format_si((double)(t->v[NG_CTR_L1_RHIT] + t->v[NG_CTR_L1_RMISS]), b2, sizeof(b2)));
 	if (ng_dir_enabled(cfg))
 		printf("directory  L2 misses %s (%s cold); invalidations: %s write-initiated (%s hit), %s eviction-initiated (%s hit), %s races; %s evictions holding %.2f lines each; transactions %s requests, %s data\n",
-		       fmt_si((double)t->v[NG_CTR_L2_MISS], b1, sizeof(b1)),
-		       fmt_si((double)t->v[NG_CTR_L2_COLD], b2, sizeof(b2)),
-		       fmt_si((double)t->v[NG_CTR_DIR_INV_WRITE], b3, sizeof(b3)),
-		       fmt_si((double)t->v[NG_CTR_DIR_INV_WRITE_HIT], b4, sizeof(b4)),
-		       fmt_si((double)t->v[NG_CTR_DIR_INV_EVICT], b5, sizeof(b5)),
-		       fmt_si((double)t->v[NG_CTR_DIR_INV_EVICT_HIT], b6, sizeof(b6)),
-		       fmt_si((double)t->v[NG_CTR_DIR_RACE], b7, sizeof(b7)),
-		       fmt_si((double)t->v[NG_CTR_DIR_EVICT], b8, sizeof(b8)),
+		       ng_format_si((double)t->v[NG_CTR_L2_MISS], b1, sizeof(b1)),
+		       ng_format_si((double)t->v[NG_CTR_L2_COLD], b2, sizeof(b2)),
+		       ng_format_si((double)t->v[NG_CTR_DIR_INV_WRITE], b3, sizeof(b3)),
+		       ng_format_si((double)t->v[NG_CTR_DIR_INV_WRITE_HIT], b4, sizeof(b4)),
+		       ng_format_si((double)t->v[NG_CTR_DIR_INV_EVICT], b5, sizeof(b5)),
+		       ng_format_si((double)t->v[NG_CTR_DIR_INV_EVICT_HIT], b6, sizeof(b6)),
+		       ng_format_si((double)t->v[NG_CTR_DIR_RACE], b7, sizeof(b7)),
+		       ng_format_si((double)t->v[NG_CTR_DIR_EVICT], b8, sizeof(b8)),
 		       frac(t->v[NG_CTR_DIR_EVICT_LINES], t->v[NG_CTR_DIR_EVICT]),
-		       fmt_si((double)t->v[NG_CTR_XACT_REQ], b9, sizeof(b9)),
-		       fmt_si((double)t->v[NG_CTR_XACT_DATA], b10, sizeof(b10)));
+		       ng_format_si((double)t->v[NG_CTR_XACT_REQ], b9, sizeof(b9)),
+		       ng_format_si((double)t->v[NG_CTR_XACT_DATA], b10, sizeof(b10)));
 }
 
 /* The module's placement beside the model's, and its counters. */
@@ -518,12 +513,12 @@ void bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
 	       r->verified ? "verified" : "FAILED", r->verify);
 	human_head(cfg, nnodes, r);
 	printf("accesses   %s line requests: local %.1f%%, remote %.1f%%, host %.1f%%",
-	       fmt_si((double)t->v[NG_CTR_REQ], b1, sizeof(b1)),
+	       ng_format_si((double)t->v[NG_CTR_REQ], b1, sizeof(b1)),
 	       100 * r->local_frac, 100 * r->remote_frac, 100 * r->host_frac);
 	/* what 64-lane wavefronts saved: lines both halves loaded */
 	if (cfg->warp_width == 64)
 		printf("; %s lines a wavefront's halves shared",
-		       fmt_si((double)t->v[NG_CTR_WAVE_SHARED], b1,
+		       ng_format_si((double)t->v[NG_CTR_WAVE_SHARED], b1,
 			      sizeof(b1)));
 	printf("\n");
 	printf("compute    %.3g G warp instructions; SMs issued arithmetic %.1f%% of their time (100%%: compute-bound)\n",
@@ -538,7 +533,7 @@ void bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
 	/* the L2 sees every load not homed on its GPU: remote and host */
 	printf("link       %s over inter-GPU links; L2 hit rate %.1f%% of %s %s loads\n",
 	       ng_format_bytes(r->link_bytes, b1, sizeof(b1)), 100 * r->l2_hit_rate,
-	       fmt_si((double)(t->v[NG_CTR_L2_HIT] + t->v[NG_CTR_L2_MISS]), b2, sizeof(b2)),
+	       ng_format_si((double)(t->v[NG_CTR_L2_HIT] + t->v[NG_CTR_L2_MISS]), b2, sizeof(b2)),
 	       !r->host_frac ? "remote" : !r->remote_frac ? "host" : "remote and host");
 	bench_links_human(links);
 	human_caches(cfg, r);
@@ -558,7 +553,7 @@ void bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
 	if (r->kmod)
 		human_kmod(r);
 	printf("throughput %s line requests/s per worker thread, %s line requests/s per busy CPU\n",
-	       fmt_si(r->req_per_s_per_worker, b3, sizeof(b3)),
-	       fmt_si(r->req_per_s_per_cpu, b2, sizeof(b2)));
+	       ng_format_si(r->req_per_s_per_worker, b3, sizeof(b3)),
+	       ng_format_si(r->req_per_s_per_cpu, b2, sizeof(b2)));
 	human_gpus(r);
 }
