@@ -5,7 +5,7 @@
 #   2. user-space tests, and beside them the same under ASan + UBSan;
 #   3. tests of the project's own tools (TAP runner, summary, VM log checks,
 #      DKMS, ngemu sweep on a single-node Slurm cluster);
-#   4. kernel coding style of kmod/ (checkpatch.pl);
+#   4. kernel coding style of kmod/ and user/ (checkpatch.pl);
 #   5. the kselftests in a 4-node VM, once per supported kernel line
 #      (Debian 12's 6.1 and 6.12: tools/kernels.sh), the module built for
 #      each in $BUILD/kmod/KVER (tools/build-module.sh).

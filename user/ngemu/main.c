@@ -96,9 +96,8 @@ int ng_main(int argc, char **argv, const struct ng_workload *const *workloads)
 		       NUMAGPU_VERSION_MINOR);
 		return NG_EXIT_OK;
 	}
-	if (cmd[0] == '-') {
+	if (cmd[0] == '-')
 		return usage_error(NULL, "unknown option '%s'", cmd);
-	}
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		if (!strcmp(cmd, commands[i].name))
 			return commands[i].run(argc - 1, argv + 1);

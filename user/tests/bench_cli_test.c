@@ -135,7 +135,7 @@ TEST_F(bench, the_man_page_has_every_option)
 			char opt[64];
 			size_t len;
 
-			if (p > self->r.out && !strchr(" \n[,(", p[-1]))
+			if (p > self->r.out && !strchr("\n [,(", p[-1]))
 				continue;
 			if (sscanf(p, "%63[-a-zA-Z0-9]", opt) != 1)
 				continue;

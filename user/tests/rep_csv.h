@@ -36,7 +36,10 @@ static double fig_value(const char *csv, const char *fig, const char *row,
 		const char *q;
 
 		/* figure,"source",metric,row,column,ngemu,paper,ratio */
-		if (strncmp(l, fig, n) || l[n] != ',' || !(q = strstr(l, "\",")))
+		if (strncmp(l, fig, n) || l[n] != ',')
+			continue;
+		q = strstr(l, "\",");
+		if (!q)
 			continue;
 		if (sscanf(q + 2, "%*[^,],%63[^,],%63[^,],%lf", r, c, &v) == 3 &&
 		    !strcmp(r, row) && !strcmp(c, col))

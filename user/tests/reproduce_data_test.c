@@ -33,8 +33,10 @@ static unsigned int paper_lists(struct __test_metadata *_metadata,
 	char *top;
 	FILE *f;
 
-	if (ng_fixture_dir("", dir, sizeof(dir)) ||
-	    !(top = strstr(dir, "/user/tests/fixtures")))
+	if (ng_fixture_dir("", dir, sizeof(dir)))
+		return 0;
+	top = strstr(dir, "/user/tests/fixtures");
+	if (!top)
 		return 0;
 	*top = '\0';
 	snprintf(path, sizeof(path), "%s/user/papers/%s/reproduce.txt", dir, paper);

@@ -133,11 +133,7 @@ TEST(imst_every_transition)
 				EXPECT_EQ(want[s][l][w].bcast, b);
 				EXPECT_EQ(b, b2);
 				/* the 1% draw: only a local write resets, to private */
-				if (l && w) {
-					EXPECT_EQ(NG_IMST_PRIVATE, r);
-				} else {
-					EXPECT_EQ(n, r);
-				}
+				EXPECT_EQ(l && w ? NG_IMST_PRIVATE : n, r);
 			}
 }
 

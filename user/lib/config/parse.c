@@ -28,12 +28,21 @@ int ng_parse_size(const char *s, uint64_t *out)
 	if (errno)
 		return -EINVAL;
 	switch (toupper((unsigned char)*end)) {
-	case 'K': shift = 10; end++; break;
-	case 'M': shift = 20; end++; break;
-	case 'G': shift = 30; end++; break;
-	case 'T': shift = 40; end++; break;
-	default: break;
+	case 'K':
+		shift = 10;
+		break;
+	case 'M':
+		shift = 20;
+		break;
+	case 'G':
+		shift = 30;
+		break;
+	case 'T':
+		shift = 40;
+		break;
 	}
+	if (shift)
+		end++;
 	if (shift && (*end == 'i' || *end == 'I'))
 		end++;
 	if (shift && (*end == 'B' || *end == 'b'))

@@ -67,7 +67,8 @@ static uint64_t combine(enum ng_atomic_op op, unsigned int size, uint64_t old,
 			a += b;
 			memcpy(&a32, &a, 4);
 			return a32;
-		} else {
+		}
+		{
 			double a, b;
 
 			memcpy(&a, &old, 8);

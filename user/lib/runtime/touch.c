@@ -174,7 +174,10 @@ static bool earliest(const struct ng_space *s, unsigned int gpu, uint64_t pg,
 		const struct ng_claim_set *o = &s->claims[g].set[cur];
 		ptrdiff_t k;
 
-		if (g == gpu || (k = find(o, pg)) < 0)
+		if (g == gpu)
+			continue;
+		k = find(o, pg);
+		if (k < 0)
 			continue;
 		if (o->t[k] < t || (o->t[k] == t && g < gpu))
 			return false;

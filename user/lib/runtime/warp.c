@@ -157,8 +157,10 @@ void ng_st_contig(struct ng_warp *w, void *base, unsigned int size,
 		ng_check_range(w, (uintptr_t)base, (uintptr_t)base + n, size,
 			       "store");
 	ng_warp_resolve(w, -1, (uintptr_t)base, (uintptr_t)base + n, "store");
-	/* write-through to the home first (through this GPU's view), so
-	 * caches refresh from it */
+	/*
+	 * write-through to the home first (through this GPU's view), so
+	 * caches refresh from it
+	 */
 	memcpy(ng_warp_view(w, base), buf, n);
 	ng_st_contig_done(w, base, size);
 }

@@ -128,9 +128,8 @@ static void print_json(const struct ng_topology *t,
 	ng_json_kv_uint(&j, "uapi_version", hw->uapi_version);
 	ng_json_kv_uint(&j, "nr_cpu_ids", hw->nr_cpu_ids);
 	ng_json_kv_uint(&j, "ngpus", hw->ngpus);
-	if (u->valid) {
+	if (u->valid)
 		ng_json_kv_uint(&j, "buffers", u->st.buffers);
-	}
 	ng_json_key(&j, "gpus");
 	ng_json_array_begin(&j);
 	for (unsigned int g = 0; g < hw->ngpus; g++) {

@@ -76,10 +76,20 @@ static int parse_u64(const char *s, bool suffix, uint64_t *out)
 		return -EINVAL;
 	if (suffix && *end) {
 		switch (*end) {
-		case 'k': case 'K': shift = 10; break;
-		case 'm': case 'M': shift = 20; break;
-		case 'g': case 'G': shift = 30; break;
-		default: return -EINVAL;
+		case 'k':
+		case 'K':
+			shift = 10;
+			break;
+		case 'm':
+		case 'M':
+			shift = 20;
+			break;
+		case 'g':
+		case 'G':
+			shift = 30;
+			break;
+		default:
+			return -EINVAL;
 		}
 		end++;
 	}

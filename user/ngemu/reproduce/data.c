@@ -381,8 +381,9 @@ int rp_parse(FILE *f, const char *path, struct rp_paper *p)
 }
 
 /* The columns of results.csv a row reads; the last two only REC's runs have. */
-enum { RC_VERIFIED, RC_T, RC_REMOTE, RC_BYTES, RC_LINK, RC_L2M, RC_UNNEC,
-       RC_N };
+enum {
+	RC_VERIFIED, RC_T, RC_REMOTE, RC_BYTES, RC_LINK, RC_L2M, RC_UNNEC, RC_N
+};
 static const char *const rc_name[RC_N] = {
 	"verified", "modeled_s", "remote_fraction", "link_bytes",
 	"link_fraction", "l2_misses", "inv_evict_hits",

@@ -56,8 +56,10 @@ struct rp_fig {
 	char note[1024];		/* where ngemu differs, and why */
 };
 
-/* A value the paper states: figure @fig, @row (a workload or "mean"),
- * @col (a system, or a value of the figure's key). */
+/*
+ * A value the paper states: figure @fig, @row (a workload or "mean"),
+ * @col (a system, or a value of the figure's key).
+ */
 struct rp_val {
 	char fig[32], row[32], col[48], where[256];
 	double v;
@@ -116,7 +118,7 @@ void rp_claims_human(FILE *f, const struct rp_claim_row *rows, unsigned int n,
  * message.
  */
 int rp_write_summary(const char *dir, const struct rp_paper *p,
-		     const char (*dirs)[512], unsigned int n);
+		     const char dirs[][512], unsigned int n);
 
 /* A paper's data file; 0 or the usage error's exit status. */
 int rp_parse(FILE *f, const char *path, struct rp_paper *p);

@@ -56,7 +56,7 @@ static void json(FILE *f, const struct rp_claim_row *rows, unsigned int n)
 }
 
 int rp_write_summary(const char *dir, const struct rp_paper *p,
-		     const char (*dirs)[512], unsigned int n)
+		     const char dirs[][512], unsigned int n)
 {
 	static const char *const name[3] = { "reproduce-summary.md", "reproduce-summary.csv",
 					     "reproduce-summary.json" };

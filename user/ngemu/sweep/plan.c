@@ -100,11 +100,11 @@ static int point_hash(const struct sweep *s, struct sw_point *p,
 		args[na++] = (char *)paper->regime[i];
 	for (int i = 0; i < n; i++)
 		args[na++] = v[i];
+	sys = ng_paper_system_find(p->sys, strlen(p->sys), NULL);
 	if (ng_config_from_args(&cfg, na, args, rest,
 				(int)(sizeof(rest) / sizeof(rest[0])), &nrest,
 				err, sizeof(err)) ||
-	    !(sys = ng_paper_system_find(p->sys, strlen(p->sys), NULL)) ||
-	    cmp_apply(&cfg, sys, err, sizeof(err))) {
+	    !sys || cmp_apply(&cfg, sys, err, sizeof(err))) {
 		fprintf(stderr, "ngemu sweep: %s/%s: %s\n", p->wl, p->sys, err);
 		return -EINVAL;
 	}
@@ -151,7 +151,9 @@ int sweep_plan(struct sweep *s)
 		r /= s->nsys ? s->nsys : 1;
 		p->wl = s->wls[r];
 		if (!p->sys) {
-			const char *fv[] = { "bench", "--system", s->preset, NULL };
+			const char *fv[] = { "bench", "--system", s->preset,
+					     NULL };
+
 			p->sys = cmp_paper(s->preset ? 3 : 1,
 					   (char **)fv)->ref;
 		}

@@ -96,7 +96,7 @@ void sweep_discard(const struct sweep *s, const struct sw_point *p)
 bool sweep_finish(const struct sweep *s, struct sw_point *p, int st)
 {
 	char part[1024], err[1024], path[1024], why[160];
-	bool ran = WIFEXITED(st) && WEXITSTATUS(st) <= 1;
+	bool ran = WIFEXITED(st) && WEXITSTATUS(st) <= 1, ok;
 	char *t = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -113,7 +113,10 @@ bool sweep_finish(const struct sweep *s, struct sw_point *p, int st)
 		fclose(f);
 	}
 	/* 0: verified; 1: ran, not verified: both are results */
-	if (ran && sweep_result_ok(t) && !(e = out_install(part, path))) {
+	ok = ran && sweep_result_ok(t);
+	if (ok)
+		e = out_install(part, path);
+	if (ok && !e) {
 		free(t);
 		p->status = 0;
 		unlink(err);

@@ -88,7 +88,8 @@ int sweep_load_args(struct sweep *s, const char *dir, bool task)
 	f = fopen(path, "r");
 	if (!f)
 		return load_error(dir, "no sweep.args: not a sweep's folder");
-	if (fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
+	size = fseek(f, 0, SEEK_END) ? -1 : ftell(f);
+	if (size < 0 || fseek(f, 0, SEEK_SET)) {
 		fclose(f);
 		return load_error(dir, "cannot read sweep.args");
 	}

@@ -52,8 +52,10 @@ int ng_kbuf_open_device(const char *path);
 int ng_kbuf_create(struct ng_kbuf *b, int devfd,
 		   const struct numagpu_buf_create *args);
 
-/* Unmap every view and the table and close the fd; the buffer's pages are
- * freed when no other process holds it. Safe on a closed ng_kbuf. */
+/*
+ * Unmap every view and the table and close the fd; the buffer's pages are
+ * freed when no other process holds it. Safe on a closed ng_kbuf.
+ */
 void ng_kbuf_destroy(struct ng_kbuf *b);
 
 /* Map GPU @gpu's view of the whole buffer (read/write); *@addr gets it. */

@@ -21,8 +21,10 @@
 #define CC_BLOCK	256
 #define CC_SPAN		4096
 #define CC_MAXITERS	4096
-/* a vertex: its index, two offsets, the compare (5); an edge: two
- * addresses and the minimum (3) */
+/*
+ * a vertex: its index, two offsets, the compare (5); an edge: two
+ * addresses and the minimum (3)
+ */
 #define CC_INSTS	5
 #define CC_EDGE_INSTS	3
 

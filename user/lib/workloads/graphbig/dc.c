@@ -12,8 +12,10 @@
 #include "workloads/graphbig/graph.h"
 
 #define DC_BLOCK	256
-/* a vertex: its index, two offsets, the subtract (5); an edge: its
- * address and the atomic's (3) */
+/*
+ * a vertex: its index, two offsets, the subtract (5); an edge: its
+ * address and the atomic's (3)
+ */
 #define DC_INSTS	5
 #define DC_EDGE_INSTS	3
 

@@ -369,8 +369,10 @@ static void aes_kernel(struct ng_block *b, void *p)
 			struct ng_warp *x = &w[wi];
 
 			ng_warp_wait(x);
-			/* what needs the state: the first AddRoundKey, or the
-			 * last round's MixColumns and AddRoundKey */
+			/*
+			 * what needs the state: the first AddRoundKey, or the
+			 * last round's MixColumns and AddRoundKey
+			 */
 			ng_warp_compute(x, r == 1 ? AES_INSTS_IN : AES_INSTS_MIX);
 			ng_warp_compute(x, AES_INSTS_SUB);
 			aes_sub_bytes(x, tab->sbox, s[wi]);

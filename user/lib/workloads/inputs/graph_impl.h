@@ -11,8 +11,10 @@
 #include "workloads/inputs/graph.h"
 #include "workloads/wl_math.h"
 
-/* The most vertices a graph may have: rmat's 2 x 16 n row entries fit
- * the 32-bit offsets the workloads' device arrays hold. */
+/*
+ * The most vertices a graph may have: rmat's 2 x 16 n row entries fit
+ * the 32-bit offsets the workloads' device arrays hold.
+ */
 #define WL_GRAPH_MAX_N		(1ull << 26)
 
 /*

@@ -2,7 +2,7 @@
 /*
  * What the PolyBench/GPU workloads share (private to lib/workloads): their
  * square matrices' side from --size, 2-D launches (PolyBench/GPU's blocks
- * are 32 x 8 threads: a warp is 32 consecutive columns of one row), the
+ * are 32 x 8 threads: a warp is 32 consecutive columns of one row), and
  * the matrix product kernel of 2mm and 3mm (matmul.c).
  */
 #ifndef NGEMU_LIB_WL_POLYBENCH_H

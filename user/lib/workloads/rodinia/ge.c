@@ -17,8 +17,10 @@
 
 #define GE_FAN1		512
 #define GE_TILE		16
-/* Fan1: the bound check and the divide (~6); Fan2: the indices, a
- * multiply-subtract and the b update's (~8) */
+/*
+ * Fan1: the bound check and the divide (~6); Fan2: the indices, a
+ * multiply-subtract and the b update's (~8)
+ */
 #define GE_FAN1_INSTS	6
 #define GE_FAN2_INSTS	8
 

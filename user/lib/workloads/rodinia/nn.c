@@ -17,8 +17,10 @@
 
 #define NN_BLOCK	256
 #define NN_K		10
-/* the index and bound check (3), two subtracts, two multiplies, an add
- * and the square root (~10) */
+/*
+ * the index and bound check (3), two subtracts, two multiplies, an add
+ * and the square root (~10)
+ */
 #define NN_INSTS	13
 
 struct nn_args {
