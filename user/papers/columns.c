@@ -103,20 +103,6 @@ const struct ng_col ng_col_sharing = {
 	.get.json = sharing,
 };
 
-static void pages(struct ng_json *j, const struct ng_col *col,
-		  const struct ng_paper_run *w)
-{
-	if (!w->r.has_pageacc)
-		return;
-	ng_json_key(j, col->name);
-	bench_pageacc_json(j, &w->r.pageacc);
-}
-
-const struct ng_col ng_col_pages = {
-	.name = "pages", .kind = NG_COL_OBJECT, .formats = NG_COL_JSON,
-	.get.json = pages,
-};
-
 const struct ng_col ng_col_remote_fraction_data = {
 	.name = "remote_fraction", .kind = NG_COL_FRACTION,
 	.formats = NG_COL_DATA, .get.real = remote_fraction,

@@ -43,8 +43,8 @@ extern const struct ng_col ng_col_remote_fraction, ng_col_link_fraction,
 /* The same, in CSV and JSON only: tables too wide for people with them. */
 extern const struct ng_col ng_col_remote_fraction_data,
 	ng_col_link_fraction_data, ng_col_link_bytes_data;
-/* The sharing profile (sharing-profile) and CODA's page profile. */
-extern const struct ng_col ng_col_sharing, ng_col_pages;
+/* The sharing profile (sharing-profile). */
+extern const struct ng_col ng_col_sharing;
 
 /*
  * A paper's own column, inline in its table: name, kind, formats, the

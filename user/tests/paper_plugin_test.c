@@ -84,6 +84,27 @@ static const struct ng_col *const toy_cols[] = {
 	&c_system, &c_verified, &c_time, &c_vs, &c_bw, &c_remote, &c_link, &c_bytes,
 };
 
+/* its part of every run's report: what it reads is the run's own */
+static void toy_mechanisms(FILE *f, const struct ng_config *c)
+{
+	fprintf(f, "toy links %g GB/s; ", c->link_bw);
+}
+
+static void toy_human(FILE *f, const struct ng_config *c,
+		      const struct ng_bench_result *r)
+{
+	(void)c;
+	fprintf(f, "toy        %llu link bytes\n",
+		(unsigned long long)r->link_bytes);
+}
+
+static void toy_json(struct ng_json *j, const struct ng_config *c,
+		     const struct ng_bench_result *r)
+{
+	(void)c;
+	ng_json_kv_uint(j, "toy_link_bytes", r->link_bytes);
+}
+
 static const struct ng_paper toy = {
 	.name = "toy", .title = "A toy paper: faster links", .preset = "carve",
 	.systems = toy_systems, .nsystems = 2,
@@ -91,6 +112,9 @@ static const struct ng_paper toy = {
 	.defaults = "toy-slow,toy-fast", .ref = "toy-slow",
 	.cols = toy_cols, .ncols = 8,
 	.legend = "toy_speedup: toy-slow's modeled time / this one's",
+	.report_mechanisms = toy_mechanisms,
+	.report_human = toy_human,
+	.report_json = toy_json,
 };
 
 /* toy without a column ngemu sweep reads: refused */
@@ -191,6 +215,38 @@ TEST_F(plugin, the_cli_compares_its_systems_in_its_table)
 	ASSERT_EQ(0, self->r.status) TH_LOG("%s", self->r.err);
 	EXPECT_NE(NULL, strstr(self->r.out, "toy_speedup: toy-slow's modeled time"));
 	EXPECT_NE(NULL, strstr(self->r.out, "toy_speedup toy_link_gbs remote_fraction"));
+}
+
+TEST_F(plugin, every_run_reports_its_part)
+{
+	unsigned long long human, json;
+	const char *p;
+
+	ASSERT_EQ(0, run_cmd(&self->r, CLI("bench", "stream-triad",
+					   "--placement", "fgp", "--no-native",
+					   "--link-bw", "48", "--size", "256K",
+					   "--iters", "1", "--deterministic")));
+	ASSERT_EQ(0, self->r.status) TH_LOG("%s", self->r.err);
+	EXPECT_NE(NULL, strstr(self->r.out, "toy links 48 GB/s; "));
+	p = strstr(self->r.out, "\ntoy        ");
+	ASSERT_NE(NULL, p) TH_LOG("%s", self->r.out);
+	ASSERT_EQ(1, sscanf(p, "\ntoy %llu link bytes", &human));
+	EXPECT_LT(0, human);
+	ASSERT_EQ(0, run_cmd(&self->r, CLI("bench", "stream-triad",
+					   "--placement", "fgp", "--no-native",
+					   "--link-bw", "48", "--size", "256K",
+					   "--iters", "1", "--deterministic",
+					   "--json")));
+	ASSERT_EQ(0, self->r.status) TH_LOG("%s", self->r.err);
+	p = strstr(self->r.out, "\"toy_link_bytes\": ");
+	ASSERT_NE(NULL, p) TH_LOG("%s", self->r.out);
+	ASSERT_EQ(1, sscanf(p, "\"toy_link_bytes\": %llu", &json));
+	/* the same run, deterministic: the same bytes, as the run's own */
+	EXPECT_EQ(human, json);
+	p = strstr(self->r.out, "\"link_bytes\": ");
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(1, sscanf(p, "\"link_bytes\": %llu", &json));
+	EXPECT_EQ(human, json);
 }
 
 TEST_F(plugin, the_cli_reproduces_it)

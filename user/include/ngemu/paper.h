@@ -27,6 +27,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ngemu/config.h"
 #include "ngemu/util/json.h"
@@ -130,6 +131,24 @@ struct ng_paper {
 	/* for people, above the table: the machine (one line) */
 	void (*describe)(const struct ng_config *c, const char *workload);
 	const char *legend;		/* for people: what the columns mean */
+	/*
+	 * The name of the system @c builds when it is one of the paper's
+	 * ("CARVE-HWC"), else NULL: the first paper in the registry's order
+	 * to name it does; a system no paper names is "NUMA-GPU".
+	 */
+	const char *(*system_name)(const struct ng_config *c);
+	/*
+	 * The paper's parts of every run's report (ngemu bench), whatever
+	 * the run's preset: each writes nothing when the run does not use
+	 * the paper's mechanisms. Any may be NULL. Its part of the
+	 * mechanisms line ("...; "), its lines for people (after the
+	 * caches'), its keys in the run's JSON object.
+	 */
+	void (*report_mechanisms)(FILE *f, const struct ng_config *c);
+	void (*report_human)(FILE *f, const struct ng_config *c,
+			     const struct ng_bench_result *r);
+	void (*report_json)(struct ng_json *j, const struct ng_config *c,
+			    const struct ng_bench_result *r);
 };
 
 /* At most this many options in a paper's regime. */

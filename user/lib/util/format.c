@@ -35,3 +35,19 @@ const char *ng_format_si(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.0f", v);
 	return buf;
 }
+
+const char *ng_format_dur(double s, char *buf, size_t len)
+{
+	return ng_format_dur_col(s, s, buf, len);
+}
+
+const char *ng_format_dur_col(double s, double max, char *buf, size_t len)
+{
+	if (max >= 1)
+		snprintf(buf, len, "%.3f s", s);
+	else if (max >= 1e-3)
+		snprintf(buf, len, "%.3f ms", s * 1e3);
+	else
+		snprintf(buf, len, "%.3f us", s * 1e6);
+	return buf;
+}

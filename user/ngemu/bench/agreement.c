@@ -17,6 +17,7 @@
 #include "bench.h"
 #include "../commands.h"
 #include "ngemu/runtime/system.h"
+#include "ngemu/util/format.h"
 
 #define AGREE_DIFF	0.01
 #define AGREE_SPREAD	0.01
@@ -169,8 +170,8 @@ int bench_agreement(const struct ng_config *base,
 			const struct agree_row *w = &rows[i];
 
 			printf("%-11s %14s %14s %7.2f%% %+7.2f%% %-6s %s\n",
-			       w->sys->name, fmt_dur_col(w->det, tmax, b1, sizeof(b1)),
-			       fmt_dur_col(w->mean, tmax, b2, sizeof(b2)),
+			       w->sys->name, ng_format_dur_col(w->det, tmax, b1, sizeof(b1)),
+			       ng_format_dur_col(w->mean, tmax, b2, sizeof(b2)),
 			       100 * w->spread, 100 * w->diff,
 			       w->within ? "yes" : "NO", w->verified ? "yes" : "NO");
 		}

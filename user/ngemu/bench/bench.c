@@ -147,7 +147,7 @@ static void show_remote_path(const struct ng_config *base,
 
 		printf("remote     %s: modeled %s (%.1f GB/s), %.1f%% remote, L2 hit %.1f%%, RDC hit %.1f%%, %s over links, %s invalidates\n",
 		       r->verified ? "verified" : "FAILED",
-		       fmt_dur(r->modeled_s, b1, sizeof(b1)), r->modeled_bw,
+		       ng_format_dur(r->modeled_s, b1, sizeof(b1)), r->modeled_bw,
 		       100 * r->remote_frac, 100 * r->l2_hit_rate,
 		       100 * r->rdc_hit_rate,
 		       ng_format_bytes(r->link_bytes, b2, sizeof(b2)),

@@ -32,38 +32,8 @@ void bench_links_human(const struct ng_link_usage *u);
 /* The sharing profile: as a JSON object, and as percentages for people. */
 void bench_sharing_json(struct ng_json *j, const struct ng_sharing *s);
 void bench_sharing_human(const struct ng_sharing *s, const char *indent);
-/*
- * DualOpt's part of a run's report (report_dualopt.c): whether the
- * configuration has any of it, its mechanisms line, JSON fields (the
- * engine's "class" among them) and lines for people.
- */
-bool bench_dualopt_on(const struct ng_config *c);
-void bench_dualopt_mechanisms(FILE *f, const struct ng_config *c);
-void bench_dualopt_json(struct ng_json *j, const struct ng_config *cfg,
-			const struct ng_bench_result *r);
-void bench_dualopt_human(const struct ng_config *cfg,
-			 const struct ng_bench_result *r);
-/* host-copies once or per-kernel (report_copies.c): the copies beside the kernels */
-void bench_copies_human(const struct ng_config *cfg,
-			const struct ng_bench_result *r);
-void bench_copies_json(struct ng_json *j, const struct ng_config *cfg,
-		       const struct ng_bench_result *r);
-/* CODA's categories (report_coda.c): as JSON, and a line for people. */
-void bench_pageacc_json(struct ng_json *j, const struct ng_pageacc *p);
-void bench_pageacc_human(const struct ng_pageacc *p);
-void bench_coda_plan_human(const struct ng_config *cfg,
-			   const struct ng_bench_result *r);
-void bench_coda_plan_json(struct ng_json *j, const struct ng_bench_result *r);
 /* Counters as JSON objects, one per component group. */
 void bench_counters_json(struct ng_json *j, const struct ng_counters *c);
-/* "1.50 M", "3.000 us": numbers and durations for people. */
-const char *fmt_dur(double s, char *buf, size_t len);
-/*
- * Duration @s in a table's column whose largest value is @max: in the
- * unit that suits @max, so that one column has one unit (rows in us and
- * ms side by side read as the wrong order of magnitude).
- */
-const char *fmt_dur_col(double s, double max, char *buf, size_t len);
 
 /*
  * --compare (compare.c): a paper's systems side by side (ngemu/paper.h).

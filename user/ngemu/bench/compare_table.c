@@ -49,7 +49,7 @@ static const char *human_cell(const struct ng_col *c, const struct ng_paper_run 
 	case NG_COL_BYTES:
 		return ng_format_bytes(c->get.uint(w, ref), buf, len);
 	case NG_COL_TIME:
-		return fmt_dur_col(c->get.real(w, ref), max, buf, len);
+		return ng_format_dur_col(c->get.real(w, ref), max, buf, len);
 	case NG_COL_FRACTION:
 		snprintf(buf, len, "%.1f%%", 100 * c->get.real(w, ref));
 		return buf;

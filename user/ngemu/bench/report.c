@@ -184,6 +184,7 @@ void bench_print_json(const struct ng_config *cfg,
 {
 	const struct ng_workload *wl = ng_workload_find(r->workload);
 	const struct ng_counters *t = &r->total;
+	const struct ng_paper *p;
 	struct ng_json j;
 	char *mech;
 
@@ -234,17 +235,14 @@ void bench_print_json(const struct ng_config *cfg,
 	if (ng_l1_on(&cfg->l1))
 		json_l1(&j, t);
 	ng_json_kv_double(&j, "compute_fraction", r->compute_frac);
-	bench_dualopt_json(&j, cfg, r);
+	ng_json_kv_double(&j, "remote_latency_ns", r->remote_latency_ns);
+	for (unsigned int i = 0; (p = ng_paper_at(i)); i++)
+		if (p->report_json)
+			p->report_json(&j, cfg, r);
 	if (r->has_sharing) {
 		ng_json_key(&j, "sharing");
 		bench_sharing_json(&j, &r->sharing);
 	}
-	if (r->has_pageacc) {
-		ng_json_key(&j, "pages");
-		bench_pageacc_json(&j, &r->pageacc);
-	}
-	bench_coda_plan_json(&j, r);
-	bench_copies_json(&j, cfg, r);
 	json_carve(&j, cfg, r);
 	ng_json_kv_uint(&j, "threads", r->threads);
 	ng_json_kv_double(&j, "requests_per_s_per_worker", r->req_per_s_per_worker);
@@ -260,22 +258,6 @@ void bench_print_json(const struct ng_config *cfg,
 	ng_json_finish(&j);
 }
 
-const char *fmt_dur(double s, char *buf, size_t len)
-{
-	return fmt_dur_col(s, s, buf, len);
-}
-
-const char *fmt_dur_col(double s, double max, char *buf, size_t len)
-{
-	if (max >= 1)
-		snprintf(buf, len, "%.3f s", s);
-	else if (max >= 1e-3)
-		snprintf(buf, len, "%.3f ms", s * 1e3);
-	else
-		snprintf(buf, len, "%.3f us", s * 1e6);
-	return buf;
-}
-
 static double frac(uint64_t a, uint64_t b)
 {
 	return b ? (double)a / (double)b : 0;
@@ -283,31 +265,13 @@ static double frac(uint64_t a, uint64_t b)
 
 const char *bench_system_name(const struct ng_config *c)
 {
-	if (ng_rdc_on(&c->rdc))
-		return c->rdc.coherence == NG_COH_HWC ? "CARVE-HWC" :
-		       c->rdc.coherence == NG_COH_SWC ? "CARVE-SWC" :
-						    "CARVE without coherence";
-	if (c->replicate == NG_REPL_RO)
-		return "NUMA-GPU with read-only page replication";
-	if (c->replicate == NG_REPL_ALL)
-		return "the ideal (every page replicated)";
-	if (ng_dir_enabled(c))
-		return c->dir.kind == NG_DIR_REC ? "REC" :
-		       c->dir.kind == NG_DIR_HMG ? "HMG" :
-						    "directory-coherent L2";
-	if (ng_l2_on(&c->l2) && c->dir.kind == NG_DIR_NONE)
-		return "L2 without coherence";
-	if (c->remote_opt != NG_RO_OFF)
-		return c->remote_opt == NG_RO_AUTO ? "DualOpt" :
-		       c->remote_opt == NG_RO_COALESCE ? "DualOpt, remote access coalescing" :
-							 "DualOpt, remote data caching";
-	if (c->mig.mode != NG_MIGRATE_OFF)
-		return "page migration on first remote touch";
-	if (ng_scalegpu_on(&c->sg))
-		return "ScaleGPU";
-	if (c->placement == NG_PLACE_HOST)
-		return "zero-copy (data in host memory)";
-	return "NUMA-GPU";
+	const struct ng_paper *p;
+	const char *name = NULL;
+
+	for (unsigned int i = 0; !name && (p = ng_paper_at(i)); i++)
+		if (p->system_name)
+			name = p->system_name(c);
+	return name ? name : "NUMA-GPU";
 }
 
 /* "dir, 8192 entries x 52 bits (52.0 KiB)" for the mechanisms line. */
@@ -329,6 +293,7 @@ static void print_directory(FILE *f, const struct ng_config *c)
 /* The mechanisms the configuration turns on, in a line (no newline). */
 static void print_mechanisms(FILE *f, const struct ng_config *c)
 {
+	const struct ng_paper *p;
 	char b1[32], b2[32];
 
 	if (ng_l1_on(&c->l1))
@@ -356,7 +321,9 @@ static void print_mechanisms(FILE *f, const struct ng_config *c)
 		       c->rdc.coherence == NG_COH_SWC ? "SWC (epochs)" : "none");
 	if (c->replicate != NG_REPL_NONE)
 		fprintf(f, "replication %s; ", ng_replicate_name(c->replicate));
-	bench_dualopt_mechanisms(f, c);
+	for (unsigned int i = 0; (p = ng_paper_at(i)); i++)
+		if (p->report_mechanisms)
+			p->report_mechanisms(f, c);
 	for (unsigned int i = 0; ng_components[i]; i++)
 		if (ng_components[i]->describe &&
 		    ng_component_enabled(ng_components[i], c))
@@ -410,12 +377,12 @@ static void human_head(const struct ng_config *cfg, unsigned int nnodes,
 	if (wl && wl->input)
 		printf("input      %s\n", wl->input);
 	printf("modeled    %-12s %8.1f GB/s\n",
-	       fmt_dur(r->modeled_s, b1, sizeof(b1)), r->modeled_bw);
+	       ng_format_dur(r->modeled_s, b1, sizeof(b1)), r->modeled_bw);
 	printf("wall       %-12s %8.2f GB/s (emulated)\n",
-	       fmt_dur(r->wall_s, b1, sizeof(b1)), r->wall_bw);
+	       ng_format_dur(r->wall_s, b1, sizeof(b1)), r->wall_bw);
 	if (r->has_native)
 		printf("native     %-12s %8.2f GB/s  ratio %.2f (emulated / native, best of 10, every CPU)\n",
-		       fmt_dur(r->native_wall_s, b1, sizeof(b1)), r->native_bw,
+		       ng_format_dur(r->native_wall_s, b1, sizeof(b1)), r->native_bw,
 		       r->ratio);
 	if (r->metric)
 		printf("calibrate  %s %.2f %s, configured %.2f %s, error %+.2f%%\n",
@@ -507,6 +474,7 @@ void bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
 		       const struct ng_link_usage *links)
 {
 	const struct ng_counters *t = &r->total;
+	const struct ng_paper *p;
 	char b1[32], b2[32], b3[32];
 
 	printf("ngemu bench %s: %s (%s)\n", r->workload,
@@ -527,9 +495,6 @@ void bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
 		printf("sharing    (CARVE Fig. 4)\n");
 		bench_sharing_human(&r->sharing, "             ");
 	}
-	if (r->has_pageacc)
-		bench_pageacc_human(&r->pageacc);
-	bench_coda_plan_human(cfg, r);
 	/* the L2 sees every load not homed on its GPU: remote and host */
 	printf("link       %s over inter-GPU links; L2 hit rate %.1f%% of %s %s loads\n",
 	       ng_format_bytes(r->link_bytes, b1, sizeof(b1)), 100 * r->l2_hit_rate,
@@ -537,12 +502,13 @@ void bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
 	       !r->host_frac ? "remote" : !r->remote_frac ? "host" : "remote and host");
 	bench_links_human(links);
 	human_caches(cfg, r);
-	bench_dualopt_human(cfg, r);
+	for (unsigned int i = 0; (p = ng_paper_at(i)); i++)
+		if (p->report_human)
+			p->report_human(stdout, cfg, r);
 	for (unsigned int i = 0; ng_components[i]; i++)
 		if (ng_components[i]->report &&
 		    ng_component_enabled(ng_components[i], cfg))
 			ng_components[i]->report(cfg, t, stdout);
-	bench_copies_human(cfg, r);
 	if (cfg->replicate != NG_REPL_NONE)
 		printf("replicate  %s: %llu pages replicated (%s, %.1f%% of the footprint), %llu collapsed\n",
 		       ng_replicate_name(cfg->replicate),

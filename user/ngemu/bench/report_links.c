@@ -90,7 +90,7 @@ void bench_links_human(const struct ng_link_usage *u)
 	printf("fabric     %s: busiest %s, %.1f%% busy (%s) over the kernels' %s; the %u %s %.1f%% busy on average\n",
 	       ng_topology_names[u->topology], b1, 100 * ng_link_util(u, s),
 	       ng_format_bytes(s->bytes, b2, sizeof(b2)),
-	       fmt_dur((double)u->ticks / NG_TICKS_PER_NS * 1e-9, b3,
+	       ng_format_dur((double)u->ticks / NG_TICKS_PER_NS * 1e-9, b3,
 		       sizeof(b3)),
 	       u->nservers, mesh ? "links" : "ports", 100 * mean_util(u));
 	if (u->ngpus > PAIRS_SHOWN)

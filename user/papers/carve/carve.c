@@ -86,6 +86,19 @@ static void describe(const struct ng_config *c, const char *wl)
 	       c->deterministic ? ", deterministic" : "");
 }
 
+static const char *system_name(const struct ng_config *c)
+{
+	if (ng_rdc_on(&c->rdc))
+		return c->rdc.coherence == NG_COH_HWC ? "CARVE-HWC" :
+		       c->rdc.coherence == NG_COH_SWC ? "CARVE-SWC" :
+						    "CARVE without coherence";
+	if (c->replicate == NG_REPL_RO)
+		return "NUMA-GPU with read-only page replication";
+	if (c->replicate == NG_REPL_ALL)
+		return "the ideal (every page replicated)";
+	return NULL;
+}
+
 const struct ng_paper ng_paper_carve = {
 	.name = "carve",
 	.title = "CARVE: remote data caches in local memory, with coherence",
@@ -99,6 +112,7 @@ const struct ng_paper ng_paper_carve = {
 	.norm = "ideal",
 	.cols = cols,
 	.ncols = NG_N(cols),
+	.system_name = system_name,
 	.describe = describe,
 	.legend = "time_over_ideal: modeled time over the ideal's; speedup_over_numa_gpu: numa-gpu's\n"
 		  "modeled time / this one's; remote_fraction: requests homed on another GPU;\n"

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "../columns.h"
+#include "report.h"
 #include "ngemu/model/page_access.h"
 
 static const struct ng_paper_system systems[] = {
@@ -55,6 +56,15 @@ static const char *category(const struct ng_paper_run *w,
 	       ng_coda_category_name(w->r.pageacc.category) : "-";
 }
 
+static void pages_json(struct ng_json *j, const struct ng_col *col,
+		       const struct ng_paper_run *w)
+{
+	if (!w->r.has_pageacc)
+		return;
+	ng_json_key(j, col->name);
+	coda_pageacc_json(j, &w->r.pageacc);
+}
+
 static const struct ng_col *const cols[] = {
 	&ng_col_system, &ng_col_verified, &ng_col_verify,
 	&ng_col_stale_expected, &ng_col_modeled_s, &ng_col_reference,
@@ -66,7 +76,8 @@ static const struct ng_col *const cols[] = {
 	COL("one_block", NG_COL_FRACTION, NG_COL_ALL, .get.real = one_block),
 	COL("one_gpu", NG_COL_FRACTION, NG_COL_ALL, .get.real = one_gpu),
 	COL("category", NG_COL_TEXT, NG_COL_ALL, .get.text = category),
-	&ng_col_pages, &ng_col_link_fraction_data,
+	COL("pages", NG_COL_OBJECT, NG_COL_JSON, .get.json = pages_json),
+	&ng_col_link_fraction_data,
 };
 
 static void describe(const struct ng_config *c, const char *wl)
@@ -94,4 +105,6 @@ const struct ng_paper ng_paper_coda = {
 		  "homed on another GPU; remote_vs_reference: remote requests over fgp's; one_block,\n"
 		  "one_gpu: pages touched by one block, by one GPU; category: CODA Table 2's, from\n"
 		  "them",
+	.report_human = coda_report_human,
+	.report_json = coda_report_json,
 };

@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "../columns.h"
+#include "report.h"
 #include "ngemu/model/dualopt.h"
 #include "ngemu/util/format.h"
 
@@ -134,6 +135,18 @@ static void describe(const struct ng_config *c, const char *wl)
 	       c->deterministic ? ", deterministic" : "");
 }
 
+static const char *system_name(const struct ng_config *c)
+{
+	if (c->remote_opt != NG_RO_OFF)
+		return c->remote_opt == NG_RO_AUTO ? "DualOpt" :
+		       c->remote_opt == NG_RO_COALESCE ?
+		       "DualOpt, remote access coalescing" :
+		       "DualOpt, remote data caching";
+	if (c->mig.mode != NG_MIGRATE_OFF)
+		return "page migration on first remote touch";
+	return NULL;
+}
+
 const struct ng_paper ng_paper_dualopt = {
 	.name = "dualopt",
 	.title = "DualOpt: locality-dependent remote access optimizations (Table 2's 13 workloads)",
@@ -147,6 +160,7 @@ const struct ng_paper ng_paper_dualopt = {
 	.ref = "baseline",
 	.cols = cols,
 	.ncols = NG_N(cols),
+	.system_name = system_name,
 	.describe = describe,
 	.legend = "speedup_vs_reference: the baseline's modeled time / this one's; _vs_reference:\n"
 		  "this one's over the baseline's (traffic and latency DualOpt reports as the\n"
@@ -154,4 +168,7 @@ const struct ng_paper ng_paper_dualopt = {
 		  "remote_latency_ns: remote loads, issue to completion; l2_hit_rate: the memory-\n"
 		  "side L2s'; packet_fill: CoDec transactions per packet; class: the decision\n"
 		  "engine's",
+	.report_mechanisms = dualopt_report_mechanisms,
+	.report_human = dualopt_report_human,
+	.report_json = dualopt_report_json,
 };

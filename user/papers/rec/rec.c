@@ -191,6 +191,17 @@ static void describe(const struct ng_config *c, const char *wl)
 	       c->deterministic ? ", deterministic" : "");
 }
 
+static const char *system_name(const struct ng_config *c)
+{
+	if (ng_dir_enabled(c))
+		return c->dir.kind == NG_DIR_REC ? "REC" :
+		       c->dir.kind == NG_DIR_HMG ? "HMG" :
+						    "directory-coherent L2";
+	if (ng_l2_on(&c->l2) && c->dir.kind == NG_DIR_NONE)
+		return "L2 without coherence";
+	return NULL;
+}
+
 const struct ng_paper ng_paper_rec = {
 	.name = "rec",
 	.title = "REC: range-coalesced coherence directory (Table 3's workloads)",
@@ -203,6 +214,7 @@ const struct ng_paper ng_paper_rec = {
 	.ref = "dir",
 	.cols = cols,
 	.ncols = NG_N(cols),
+	.system_name = system_name,
 	.describe = describe,
 	.legend = "speedup_vs_reference: dir's modeled time / this one's; l2_misses: without cold\n"
 		  "misses; inv_evict_hits: eviction-initiated invalidations that hit a sharer's L2\n"

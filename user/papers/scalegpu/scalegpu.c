@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "../columns.h"
+#include "report.h"
 #include "ngemu/model/model.h"
 #include "ngemu/util/format.h"
 
@@ -95,6 +96,15 @@ static void describe(const struct ng_config *c, const char *wl)
 	       c->host_latency_ns, c->deterministic ? ", deterministic" : "");
 }
 
+static const char *system_name(const struct ng_config *c)
+{
+	if (ng_scalegpu_on(&c->sg))
+		return "ScaleGPU";
+	if (c->placement == NG_PLACE_HOST)
+		return "zero-copy (data in host memory)";
+	return NULL;
+}
+
 const struct ng_paper ng_paper_scalegpu = {
 	.name = "scalegpu",
 	.title = "ScaleGPU: device memory as a cache of host memory (Table 2's 5 workloads)",
@@ -107,10 +117,13 @@ const struct ng_paper ng_paper_scalegpu = {
 	.ref = "full",
 	.cols = cols,
 	.ncols = NG_N(cols),
+	.system_name = system_name,
 	.describe = describe,
 	.legend = "speedup_vs_reference: full's modeled time / this one's (full: the data in device\n"
 		  "memory, copied in once and out once; split: each kernel's data in and out around\n"
 		  "it); h2d_s, d2h_s: those copies' time; device_mem: device memory caching the\n"
 		  "host's data; tag_hit_rate: of reads and atomics; held_us: SM time a full tag\n"
 		  "miss handler held",
+	.report_human = scalegpu_report_human,
+	.report_json = scalegpu_report_json,
 };

@@ -12,4 +12,13 @@ const char *ng_format_bytes(uint64_t bytes, char *buf, size_t len);
 /* "950", "1.50 k", "2.00 M", "3.10 G": a count in decimal units. */
 const char *ng_format_si(double v, char *buf, size_t len);
 
+/* "1.500 s", "2.250 ms", "3.000 us": a duration in the unit that suits it. */
+const char *ng_format_dur(double s, char *buf, size_t len);
+/*
+ * Duration @s in a table's column whose largest value is @max: in the
+ * unit that suits @max, so that one column has one unit (rows in us and
+ * ms side by side read as the wrong order of magnitude).
+ */
+const char *ng_format_dur_col(double s, double max, char *buf, size_t len);
+
 #endif /* NGEMU_FORMAT_H */

@@ -1,23 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ngemu bench: CODA's part of a run's report: the pages of the timed
+ * CODA's part of a run's report (ngemu bench): the pages of the timed
  * kernels by who touched them (one block, one GPU, several) and the
  * category that makes (CODA Table 2), and the B its profile found for
  * each structure.
  */
 #include <stdio.h>
 
-#include "bench.h"
 #include "ngemu/runtime/space.h"
 #include "ngemu/util/format.h"
 #include "ngemu/util/json.h"
+#include "report.h"
 
 static double share(uint64_t a, uint64_t b)
 {
 	return b ? (double)a / (double)b : 0;
 }
 
-void bench_pageacc_json(struct ng_json *j, const struct ng_pageacc *p)
+void coda_pageacc_json(struct ng_json *j, const struct ng_pageacc *p)
 {
 	ng_json_object_begin(j);
 	ng_json_kv_uint(j, "touched", p->pages);
@@ -29,9 +29,9 @@ void bench_pageacc_json(struct ng_json *j, const struct ng_pageacc *p)
 	ng_json_object_end(j);
 }
 
-void bench_pageacc_human(const struct ng_pageacc *p)
+static void pageacc_human(FILE *f, const struct ng_pageacc *p)
 {
-	printf("pages      %llu touched: %.1f%% by one block, %.1f%% by one GPU, %.1f%% by several GPUs: %s (CODA Table 2)\n",
+	fprintf(f, "pages      %llu touched: %.1f%% by one block, %.1f%% by one GPU, %.1f%% by several GPUs: %s (CODA Table 2)\n",
 	       (unsigned long long)p->pages, 100 * share(p->one_block, p->pages),
 	       100 * share(p->one_gpu, p->pages),
 	       100 * share(p->pages - p->one_gpu, p->pages),
@@ -39,14 +39,14 @@ void bench_pageacc_human(const struct ng_pageacc *p)
 }
 
 /* The structures' B from the profile, and the chunk each got. */
-void bench_coda_plan_human(const struct ng_config *cfg,
-			   const struct ng_bench_result *r)
+static void plan_human(FILE *f, const struct ng_config *cfg,
+		       const struct ng_bench_result *r)
 {
 	char b1[32], b2[32], b3[32];
 
 	if (!r->ncoda)
 		return;
-	printf("coda       B per structure (profile), chunk (%s):",
+	fprintf(f, "coda       B per structure (profile), chunk (%s):",
 	       ng_coda_chunk_names[cfg->coda_chunk]);
 	for (unsigned int i = 0; i < r->ncoda; i++) {
 		uint64_t c = ng_coda_chunk(r->coda[i].b,
@@ -55,18 +55,18 @@ void bench_coda_plan_human(const struct ng_config *cfg,
 					   cfg->coda_chunk == NG_CODA_CHUNK_CAP);
 
 		if (r->coda[i].b)
-			printf("%s %s: B %s, chunk %s", i ? ";" : "",
+			fprintf(f, "%s %s: B %s, chunk %s", i ? ";" : "",
 			       ng_format_bytes(r->coda[i].size, b1, sizeof(b1)),
 			       ng_format_bytes(r->coda[i].b, b2, sizeof(b2)),
 			       ng_format_bytes(c, b3, sizeof(b3)));
 		else
-			printf("%s %s: FGP", i ? ";" : "",
+			fprintf(f, "%s %s: FGP", i ? ";" : "",
 			       ng_format_bytes(r->coda[i].size, b1, sizeof(b1)));
 	}
-	printf("\n");
+	fprintf(f, "\n");
 }
 
-void bench_coda_plan_json(struct ng_json *j, const struct ng_bench_result *r)
+static void plan_json(struct ng_json *j, const struct ng_bench_result *r)
 {
 	if (!r->ncoda)
 		return;
@@ -80,4 +80,23 @@ void bench_coda_plan_json(struct ng_json *j, const struct ng_bench_result *r)
 		ng_json_object_end(j);
 	}
 	ng_json_array_end(j);
+}
+
+void coda_report_human(FILE *f, const struct ng_config *cfg,
+		       const struct ng_bench_result *r)
+{
+	if (r->has_pageacc)
+		pageacc_human(f, &r->pageacc);
+	plan_human(f, cfg, r);
+}
+
+void coda_report_json(struct ng_json *j, const struct ng_config *cfg,
+		      const struct ng_bench_result *r)
+{
+	(void)cfg;
+	if (r->has_pageacc) {
+		ng_json_key(j, "pages");
+		coda_pageacc_json(j, &r->pageacc);
+	}
+	plan_json(j, r);
 }

@@ -1,26 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ngemu bench: DualOpt's part of a run's report: the optimization in
+ * DualOpt's part of a run's report (ngemu bench): the optimization in
  * force, the decision engine's class and measurements, the CoDec's
- * packets, the RDMA cache, and the average remote-access latency.
+ * packets, the RDMA cache, the pages migration moved.
  */
 #include <stdio.h>
 
-#include "bench.h"
 #include "ngemu/model/dualopt.h"
 #include "ngemu/util/format.h"
+#include "report.h"
 
 static double frac(uint64_t a, uint64_t b)
 {
 	return b ? (double)a / (double)b : 0;
 }
 
-bool bench_dualopt_on(const struct ng_config *c)
+static bool dualopt_on(const struct ng_config *c)
 {
 	return c->remote_opt != NG_RO_OFF || c->mig.mode != NG_MIGRATE_OFF;
 }
 
-void bench_dualopt_mechanisms(FILE *f, const struct ng_config *c)
+void dualopt_report_mechanisms(FILE *f, const struct ng_config *c)
 {
 	char b1[32];
 
@@ -57,15 +57,14 @@ static void measure_json(struct ng_json *j, const struct ng_de_gpu *g)
 	ng_json_object_end(j);
 }
 
-void bench_dualopt_json(struct ng_json *j, const struct ng_config *cfg,
-			const struct ng_bench_result *r)
+void dualopt_report_json(struct ng_json *j, const struct ng_config *cfg,
+			 const struct ng_bench_result *r)
 {
 	const struct ng_counters *t = &r->total;
 
 	if (r->has_de)
 		ng_json_kv_string(j, "class", ng_class_name(r->de.cls));
-	ng_json_kv_double(j, "remote_latency_ns", r->remote_latency_ns);
-	if (!bench_dualopt_on(cfg))
+	if (!dualopt_on(cfg))
 		return;
 	ng_json_key(j, "dualopt");
 	ng_json_object_begin(j);
@@ -93,15 +92,15 @@ void bench_dualopt_json(struct ng_json *j, const struct ng_config *cfg,
 	ng_json_object_end(j);
 }
 
-void bench_dualopt_human(const struct ng_config *cfg,
-			 const struct ng_bench_result *r)
+void dualopt_report_human(FILE *f, const struct ng_config *cfg,
+			  const struct ng_bench_result *r)
 {
 	const struct ng_counters *t = &r->total;
 	char b1[32], b2[32], b3[32], b4[32], b5[32];
 
-	if (!bench_dualopt_on(cfg))
+	if (!dualopt_on(cfg))
 		return;
-	printf("dualopt    remote loads %.0f ns on average; fine-grained %s (%s units), CoDec %s packets of %.2f (%s on timeout); RDMA cache hit rate %.1f%% of %s\n",
+	fprintf(f, "dualopt    remote loads %.0f ns on average; fine-grained %s (%s units), CoDec %s packets of %.2f (%s on timeout); RDMA cache hit rate %.1f%% of %s\n",
 	       r->remote_latency_ns,
 	       ng_format_si((double)t->v[NG_CTR_FINE_REQ], b1, sizeof(b1)),
 	       ng_format_si((double)t->v[NG_CTR_FINE_UNITS], b2, sizeof(b2)),
@@ -114,16 +113,16 @@ void bench_dualopt_human(const struct ng_config *cfg,
 	       ng_format_si((double)(t->v[NG_CTR_RDMA_HIT] + t->v[NG_CTR_RDMA_MISS]),
 		      b5, sizeof(b5)));
 	if (cfg->mig.mode != NG_MIGRATE_OFF)
-		printf("migrate    %llu pages moved on a first remote touch (%s)\n",
+		fprintf(f, "migrate    %llu pages moved on a first remote touch (%s)\n",
 		       (unsigned long long)t->v[NG_CTR_MIG_PAGES],
 		       ng_format_bytes(t->v[NG_CTR_MIG_BYTES], b1, sizeof(b1)));
 	if (!r->has_de)
 		return;
-	printf("class      %s (DualOpt Fig. 11, most GPUs)\n", ng_class_name(r->de.cls));
+	fprintf(f, "class      %s (DualOpt Fig. 11, most GPUs)\n", ng_class_name(r->de.cls));
 	for (unsigned int g = 0; g < r->de.ngpus; g++) {
 		const struct ng_de_gpu *d = &r->de.gpu[g];
 
-		printf("  GPU %-2u   %-17s remote %5.1f%%, utilization %.3f, L1 hit %5.1f%% over %llu remote accesses; %s at %.1f%% of its requests (kernel %u)\n",
+		fprintf(f, "  GPU %-2u   %-17s remote %5.1f%%, utilization %.3f, L1 hit %5.1f%% over %llu remote accesses; %s at %.1f%% of its requests (kernel %u)\n",
 		       g, ng_class_name(d->cls), 100 * d->v.remote_ratio,
 		       d->v.utilization, 100 * d->v.hit_rate,
 		       (unsigned long long)d->window_remote,
