@@ -147,4 +147,28 @@ TEST(stores_write_through_and_allocate_nothing)
 	rig_down(&r);
 }
 
+/* Its line in a run's report: the hit rates from the run's counters. */
+TEST(its_report_line_says_its_hit_rates)
+{
+	struct ng_counters t = { 0 };
+	const struct ng_component *l1 = NULL;
+	char buf[256] = "";
+	FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
+
+	for (unsigned int i = 0; ng_components[i]; i++)
+		if (!strcmp(ng_components[i]->name, "l1"))
+			l1 = ng_components[i];
+	ASSERT_NE(NULL, l1);
+	ASSERT_NE(NULL, l1->report);
+	ASSERT_NE(NULL, f);
+	t.v[NG_CTR_L1_HIT] = 3000;
+	t.v[NG_CTR_L1_MISS] = 1000;
+	t.v[NG_CTR_L1_RHIT] = 1;
+	t.v[NG_CTR_L1_RMISS] = 3;
+	l1->report(NULL, &t, f);
+	fclose(f);
+	EXPECT_STREQ("l1         hit rate 75.0% of 4.00 k loads, 25.0% of 4 remote ones\n",
+		     buf);
+}
+
 TEST_HARNESS_MAIN

@@ -37,6 +37,7 @@
  * kept exactly, per home, so that no other line is dropped.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +46,7 @@
 #include "model/model_impl.h"
 #include "ngemu/model/model.h"
 #include "ngemu/util/err.h"
+#include "ngemu/util/format.h"
 #include "util/util.h"
 
 enum { EV_READ, EV_RWRITE, EV_LWRITE };
@@ -539,12 +541,38 @@ static const struct ng_key dir_keys[] = {
 	{ .name = NULL },
 };
 
+/*
+ * The L2's misses, the invalidations by cause (and those that hit a
+ * copy), the entries evicted and the coherence transactions.
+ */
+static void dir_report(const struct ng_config *c, const struct ng_counters *t,
+		       FILE *f)
+{
+	char b[10][32];
+	uint64_t ev = t->v[NG_CTR_DIR_EVICT];
+
+	(void)c;
+	fprintf(f, "directory  L2 misses %s (%s cold); invalidations: %s write-initiated (%s hit), %s eviction-initiated (%s hit), %s races; %s evictions holding %.2f lines each; transactions %s requests, %s data\n",
+		ng_format_si((double)t->v[NG_CTR_L2_MISS], b[0], 32),
+		ng_format_si((double)t->v[NG_CTR_L2_COLD], b[1], 32),
+		ng_format_si((double)t->v[NG_CTR_DIR_INV_WRITE], b[2], 32),
+		ng_format_si((double)t->v[NG_CTR_DIR_INV_WRITE_HIT], b[3], 32),
+		ng_format_si((double)t->v[NG_CTR_DIR_INV_EVICT], b[4], 32),
+		ng_format_si((double)t->v[NG_CTR_DIR_INV_EVICT_HIT], b[5], 32),
+		ng_format_si((double)t->v[NG_CTR_DIR_RACE], b[6], 32),
+		ng_format_si((double)ev, b[7], 32),
+		ev ? (double)t->v[NG_CTR_DIR_EVICT_LINES] / (double)ev : 0,
+		ng_format_si((double)t->v[NG_CTR_XACT_REQ], b[8], 32),
+		ng_format_si((double)t->v[NG_CTR_XACT_DATA], b[9], 32));
+}
+
 const struct ng_component ng_directory_component = {
 	.name = "dir",
 	.desc = "REC's coherence directory at each home: per-line, HMG or range-coalesced entries, bit-packed",
 	.keys = dir_keys,
 	.counters = "dir",
 	.enabled = ng_dir_enabled,
+	.report = dir_report,
 	.remote_only = false,
 	.validate = dir_validate,
 	.create = dir_create,

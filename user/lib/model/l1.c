@@ -22,6 +22,7 @@
  * Only the SM's own host thread touches its L1s: no lock.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +30,7 @@
 #include "model/l1.h"
 #include "ngemu/model/model.h"
 #include "ngemu/util/err.h"
+#include "ngemu/util/format.h"
 #include "util/util.h"
 
 #define EPOCH_BITS	20
@@ -290,6 +292,27 @@ static const struct ng_key l1_keys[] = {
 	{ .name = NULL },
 };
 
+static double frac(uint64_t a, uint64_t b)
+{
+	return b ? (double)a / (double)b : 0;
+}
+
+/* The hit rates, of all loads and of remote ones. */
+static void l1_report(const struct ng_config *c, const struct ng_counters *t,
+		      FILE *f)
+{
+	uint64_t hit = t->v[NG_CTR_L1_HIT], miss = t->v[NG_CTR_L1_MISS];
+	uint64_t rhit = t->v[NG_CTR_L1_RHIT], rmiss = t->v[NG_CTR_L1_RMISS];
+	char b1[32], b2[32];
+
+	(void)c;
+	fprintf(f, "l1         hit rate %.1f%% of %s loads, %.1f%% of %s remote ones\n",
+		100 * frac(hit, hit + miss),
+		ng_format_si((double)(hit + miss), b1, sizeof(b1)),
+		100 * frac(rhit, rhit + rmiss),
+		ng_format_si((double)(rhit + rmiss), b2, sizeof(b2)));
+}
+
 /* remote lines an L1 held: served without the link */
 static const unsigned int l1_off_link[] = { NG_CTR_L1_RHIT, NG_CTR_MAX };
 
@@ -300,6 +323,7 @@ const struct ng_component ng_l1_component = {
 	.counters = "l1",
 	.off_link = l1_off_link,
 	.enabled = l1_enabled,
+	.report = l1_report,
 	.remote_only = false,
 	.create = l1_create,
 	.destroy = l1_destroy,

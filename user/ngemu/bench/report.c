@@ -390,43 +390,6 @@ static void human_head(const struct ng_config *cfg, unsigned int nnodes,
 		       r->error_pct);
 }
 
-/* CARVE's RDC, the L1s and the directory, where the system has them. */
-static void human_caches(const struct ng_config *cfg,
-			 const struct ng_bench_result *r)
-{
-	const struct ng_counters *t = &r->total;
-	char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32], b7[32], b8[32];
-	char b9[32], b10[32];
-
-	if (ng_rdc_on(&cfg->rdc))
-		printf("carve      RDC %s/GPU (%.1f%% of memory), coherence %s: hit rate %.1f%% of %s lookups, %s invalidates; %s of buffers fell back to host\n",
-		       ng_format_bytes(cfg->rdc.size, b1, sizeof(b1)),
-		       100 * r->mem_overhead, ng_coherence_name(cfg->rdc.coherence),
-		       100 * r->rdc_hit_rate,
-		       ng_format_si((double)(t->v[NG_CTR_RDC_HIT] + t->v[NG_CTR_RDC_MISS]), b2, sizeof(b2)),
-		       ng_format_si((double)t->v[NG_CTR_INV_MSGS], b3, sizeof(b3)),
-		       ng_format_bytes(r->fallback_bytes, b4, sizeof(b4)));
-	if (ng_l1_on(&cfg->l1))
-		printf("l1         hit rate %.1f%% of %s loads, %.1f%% of %s remote ones\n",
-		       100 * frac(t->v[NG_CTR_L1_HIT], t->v[NG_CTR_L1_HIT] + t->v[NG_CTR_L1_MISS]),
-		       ng_format_si((double)(t->v[NG_CTR_L1_HIT] + t->v[NG_CTR_L1_MISS]), b1, sizeof(b1)),
-		       100 * frac(t->v[NG_CTR_L1_RHIT], t->v[NG_CTR_L1_RHIT] + t->v[NG_CTR_L1_RMISS]),
-		       ng_format_si((double)(t->v[NG_CTR_L1_RHIT] + t->v[NG_CTR_L1_RMISS]), b2, sizeof(b2)));
-	if (ng_dir_enabled(cfg))
-		printf("directory  L2 misses %s (%s cold); invalidations: %s write-initiated (%s hit), %s eviction-initiated (%s hit), %s races; %s evictions holding %.2f lines each; transactions %s requests, %s data\n",
-		       ng_format_si((double)t->v[NG_CTR_L2_MISS], b1, sizeof(b1)),
-		       ng_format_si((double)t->v[NG_CTR_L2_COLD], b2, sizeof(b2)),
-		       ng_format_si((double)t->v[NG_CTR_DIR_INV_WRITE], b3, sizeof(b3)),
-		       ng_format_si((double)t->v[NG_CTR_DIR_INV_WRITE_HIT], b4, sizeof(b4)),
-		       ng_format_si((double)t->v[NG_CTR_DIR_INV_EVICT], b5, sizeof(b5)),
-		       ng_format_si((double)t->v[NG_CTR_DIR_INV_EVICT_HIT], b6, sizeof(b6)),
-		       ng_format_si((double)t->v[NG_CTR_DIR_RACE], b7, sizeof(b7)),
-		       ng_format_si((double)t->v[NG_CTR_DIR_EVICT], b8, sizeof(b8)),
-		       frac(t->v[NG_CTR_DIR_EVICT_LINES], t->v[NG_CTR_DIR_EVICT]),
-		       ng_format_si((double)t->v[NG_CTR_XACT_REQ], b9, sizeof(b9)),
-		       ng_format_si((double)t->v[NG_CTR_XACT_DATA], b10, sizeof(b10)));
-}
-
 /* The module's placement beside the model's, and its counters. */
 static void human_kmod(const struct ng_bench_result *r)
 {
@@ -501,21 +464,13 @@ void bench_print_human(const struct ng_config *cfg, unsigned int nnodes,
 	       ng_format_si((double)(t->v[NG_CTR_L2_HIT] + t->v[NG_CTR_L2_MISS]), b2, sizeof(b2)),
 	       !r->host_frac ? "remote" : !r->remote_frac ? "host" : "remote and host");
 	bench_links_human(links);
-	human_caches(cfg, r);
-	for (unsigned int i = 0; (p = ng_paper_at(i)); i++)
-		if (p->report_human)
-			p->report_human(stdout, cfg, r);
 	for (unsigned int i = 0; ng_components[i]; i++)
 		if (ng_components[i]->report &&
 		    ng_component_enabled(ng_components[i], cfg))
 			ng_components[i]->report(cfg, t, stdout);
-	if (cfg->replicate != NG_REPL_NONE)
-		printf("replicate  %s: %llu pages replicated (%s, %.1f%% of the footprint), %llu collapsed\n",
-		       ng_replicate_name(cfg->replicate),
-		       (unsigned long long)t->v[NG_CTR_REPL_PAGES],
-		       ng_format_bytes(r->repl_bytes, b1, sizeof(b1)),
-		       100 * r->mem_overhead,
-		       (unsigned long long)t->v[NG_CTR_REPL_COLLAPSE]);
+	for (unsigned int i = 0; (p = ng_paper_at(i)); i++)
+		if (p->report_human)
+			p->report_human(stdout, cfg, r);
 	if (r->kmod)
 		human_kmod(r);
 	printf("throughput %s line requests/s per worker thread, %s line requests/s per busy CPU\n",

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "../columns.h"
+#include "report.h"
 #include "ngemu/util/counters.h"
 #include "ngemu/util/format.h"
 
@@ -119,4 +120,5 @@ const struct ng_paper ng_paper_carve = {
 		  "link_fraction: requests served over a link (not by L2, RDC or a replica);\n"
 		  "mem_overhead: carve-out share of device memory (CARVE) or replica growth of\n"
 		  "the footprint (repl-ro)",
+	.report_human = carve_report_human,
 };
