@@ -297,6 +297,14 @@ static double frac(uint64_t a, uint64_t b)
 	return b ? (double)a / (double)b : 0;
 }
 
+static void l1_describe(const struct ng_config *c, FILE *f)
+{
+	char b[32];
+
+	fprintf(f, "L1 %s per real SM, dropped per kernel; ",
+		ng_format_bytes(c->l1.size, b, sizeof(b)));
+}
+
 /* The hit rates, of all loads and of remote ones. */
 static void l1_report(const struct ng_config *c, const struct ng_counters *t,
 		      FILE *f)
@@ -323,6 +331,7 @@ const struct ng_component ng_l1_component = {
 	.counters = "l1",
 	.off_link = l1_off_link,
 	.enabled = l1_enabled,
+	.describe = l1_describe,
 	.report = l1_report,
 	.remote_only = false,
 	.create = l1_create,

@@ -31,12 +31,15 @@
  * no lock.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ngemu/model/dir.h"
 #include "ngemu/model/hwc.h"
 #include "ngemu/model/model.h"
 #include "ngemu/util/err.h"
+#include "ngemu/util/format.h"
 #include "util/util.h"
 
 #define EPOCH_MASK	0xfffffu
@@ -483,6 +486,41 @@ static bool l2_enabled(const struct ng_config *c)
 	return ng_l2_on(&c->l2);
 }
 
+/* "dir, 8192 entries x 52 bits (52.0 KiB)": the directory keeping it */
+static void describe_directory(const struct ng_config *c, FILE *f)
+{
+	struct ng_dir_geom g;
+	char b1[32], b2[32];
+
+	if (ng_dir_geometry(c, &g, NULL, 0))
+		return;
+	fprintf(f, ", coherent by a directory (%s",
+		ng_directory_names[c->dir.kind]);
+	if (c->dir.kind == NG_DIR_REC)
+		fprintf(f, " of %s ranges",
+			ng_format_bytes(c->dir.rec_range, b1, sizeof(b1)));
+	fprintf(f, ", %u entries x %u bits = %s, %u-way %s)", c->dir.entries,
+		g.bits, ng_format_bytes(g.storage_bits / 8, b2, sizeof(b2)),
+		c->dir.ways, ng_dir_policy_names[c->dir.policy]);
+}
+
+/* Its size, the lines it holds and how they are kept coherent. */
+static void l2_describe(const struct ng_config *c, FILE *f)
+{
+	char b[32];
+
+	fprintf(f, "L2 %s/GPU of %s lines",
+		ng_format_bytes(c->l2.size, b, sizeof(b)),
+		c->l2.local ? "local, remote and host" : "remote and host");
+	if (ng_dir_enabled(c))
+		describe_directory(c, f);
+	else if (c->dir.kind == NG_DIR_NONE)
+		fprintf(f, ", kept with no coherence");
+	else if (!ng_hwc_enabled(c))
+		fprintf(f, ", flushed per kernel");
+	fprintf(f, "; ");
+}
+
 static bool l2_sees_local(const struct ng_config *c)
 {
 	return c->l2.local;
@@ -510,6 +548,7 @@ const struct ng_component ng_l2_component = {
 	.counters = "l2",
 	.off_link = l2_off_link,
 	.enabled = l2_enabled,
+	.describe = l2_describe,
 	.remote_only = true,
 	.sees_local = l2_sees_local,
 	.create = l2_create,

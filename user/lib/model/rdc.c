@@ -24,6 +24,7 @@
  *    invalidated.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +34,7 @@
 #include "ngemu/model/rdc.h"
 #include "ngemu/model/sidecar.h"
 #include "ngemu/util/err.h"
+#include "ngemu/util/format.h"
 #include "util/util.h"
 
 struct rdc_cache {
@@ -294,6 +296,18 @@ static bool rdc_enabled(const struct ng_config *c)
 	return ng_rdc_on(&c->rdc);
 }
 
+/* Its size per GPU, the share of memory it takes and its coherence. */
+static void rdc_describe(const struct ng_config *c, FILE *f)
+{
+	char b[32];
+
+	fprintf(f, "RDC %s/GPU (%.2f%% of memory), coherence %s; ",
+		ng_format_bytes(c->rdc.size, b, sizeof(b)),
+		100.0 * (double)c->rdc.size / (double)c->mem_per_gpu,
+		c->rdc.coherence == NG_COH_HWC ? "HWC (GPU-VI, IMST)" :
+		c->rdc.coherence == NG_COH_SWC ? "SWC (epochs)" : "none");
+}
+
 /* HWC (carve_coherence.c): drop @line from @gpu's RDC. */
 static bool rdc_invalidate(void *priv, unsigned int gpu, uintptr_t line)
 {
@@ -332,6 +346,7 @@ const struct ng_component ng_rdc_component = {
 	.counters = "rdc",
 	.off_link = rdc_off_link,
 	.enabled = rdc_enabled,
+	.describe = rdc_describe,
 	.remote_only = true,
 	.create = rdc_create,
 	.destroy = rdc_destroy,

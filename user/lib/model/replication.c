@@ -11,10 +11,12 @@
  * and every collapse from the next interval on (ng_model_sync()).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "ngemu/model/model.h"
 #include "ngemu/util/err.h"
+#include "ngemu/util/format.h"
 #include "util/util.h"
 
 #define REPL_RW		(1u << 31)	/* read-write shared: never replicated */
@@ -183,6 +185,11 @@ static bool repl_enabled(const struct ng_config *c)
 	return c->replicate != NG_REPL_NONE;
 }
 
+static void repl_describe(const struct ng_config *c, FILE *f)
+{
+	fprintf(f, "replication %s; ", ng_replicate_name(c->replicate));
+}
+
 /* ro: a local write collapses the page's replicas, so it must see them */
 static bool repl_sees_local(const struct ng_config *c)
 {
@@ -201,6 +208,7 @@ const struct ng_component ng_replication_component = {
 	.keys = repl_keys,
 	.counters = "repl",
 	.enabled = repl_enabled,
+	.describe = repl_describe,
 	.remote_only = true,
 	.sees_local = repl_sees_local,
 	.create = repl_create,

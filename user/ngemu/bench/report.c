@@ -274,60 +274,21 @@ const char *bench_system_name(const struct ng_config *c)
 	return name ? name : "NUMA-GPU";
 }
 
-/* "dir, 8192 entries x 52 bits (52.0 KiB)" for the mechanisms line. */
-static void print_directory(FILE *f, const struct ng_config *c)
-{
-	struct ng_dir_geom g;
-	char b1[32], b2[32];
-
-	if (ng_dir_geometry(c, &g, NULL, 0))
-		return;
-	fprintf(f, ", coherent by a directory (%s", ng_directory_names[c->dir.kind]);
-	if (c->dir.kind == NG_DIR_REC)
-		fprintf(f, " of %s ranges", ng_format_bytes(c->dir.rec_range, b1, sizeof(b1)));
-	fprintf(f, ", %u entries x %u bits = %s, %u-way %s)", c->dir.entries, g.bits,
-	       ng_format_bytes(g.storage_bits / 8, b2, sizeof(b2)), c->dir.ways,
-	       ng_dir_policy_names[c->dir.policy]);
-}
-
 /* The mechanisms the configuration turns on, in a line (no newline). */
 static void print_mechanisms(FILE *f, const struct ng_config *c)
 {
 	const struct ng_paper *p;
-	char b1[32], b2[32];
 
-	if (ng_l1_on(&c->l1))
-		fprintf(f, "L1 %s per real SM, dropped per kernel; ",
-		       ng_format_bytes(c->l1.size, b1, sizeof(b1)));
-	if (ng_l2_on(&c->l2)) {
-		fprintf(f, "L2 %s/GPU of %s lines",
-		       ng_format_bytes(c->l2.size, b1, sizeof(b1)),
-		       c->l2.local ? "local, remote and host" : "remote and host");
-		if (ng_dir_enabled(c))
-			print_directory(f, c);
-		else if (c->dir.kind == NG_DIR_NONE)
-			fprintf(f, ", kept with no coherence");
-		else if (!ng_hwc_enabled(c))
-			fprintf(f, ", flushed per kernel");
-		fprintf(f, "; ");
-	} else {
-		fprintf(f, "no L2; ");
-	}
-	if (ng_rdc_on(&c->rdc))
-		fprintf(f, "RDC %s/GPU (%.2f%% of memory), coherence %s; ",
-		       ng_format_bytes(c->rdc.size, b2, sizeof(b2)),
-		       100.0 * (double)c->rdc.size / (double)c->mem_per_gpu,
-		       c->rdc.coherence == NG_COH_HWC ? "HWC (GPU-VI, IMST)" :
-		       c->rdc.coherence == NG_COH_SWC ? "SWC (epochs)" : "none");
-	if (c->replicate != NG_REPL_NONE)
-		fprintf(f, "replication %s; ", ng_replicate_name(c->replicate));
-	for (unsigned int i = 0; (p = ng_paper_at(i)); i++)
-		if (p->report_mechanisms)
-			p->report_mechanisms(f, c);
 	for (unsigned int i = 0; ng_components[i]; i++)
 		if (ng_components[i]->describe &&
 		    ng_component_enabled(ng_components[i], c))
 			ng_components[i]->describe(c, f);
+	/* the L2 is what a GPU normally has: say when it has none */
+	if (!ng_l2_on(&c->l2))
+		fprintf(f, "no L2; ");
+	for (unsigned int i = 0; (p = ng_paper_at(i)); i++)
+		if (p->report_mechanisms)
+			p->report_mechanisms(f, c);
 	fprintf(f, "%s pages; %s CTA scheduling%s", ng_placement_name(c->placement),
 	       ng_sched_name(c->sched), c->steal ? " with stealing" : "");
 }
