@@ -311,6 +311,42 @@ TEST_F(rep, a_claims_mean_is_the_one_it_names_over_verified_runs)
  * sends no eviction to a line a sharer holds) is a value: shown below 1.
  * A preset whose runs have no such counts gives a claim no value.
  */
+/*
+ * DualOpt's Fig. 15 metric: every request's average latency, the
+ * system's over the reference's (results.csv's mem_latency_ns, column 10).
+ */
+TEST_F(rep, latency_is_a_claim)
+{
+	static const char *const wl[2] = { "atax", "mt" };
+	double hm = 0, v;
+	char *res, *claims;
+	unsigned int used;
+	FILE *f = fopen(self->data, "w");
+
+	ASSERT_NE(NULL, f);
+	fprintf(f, "preset dualopt\nreference baseline\nworkloads atax,mt\n"
+		"systems baseline,fine\n"
+		"claim lat | s | latency hmean | fine | 0.5 | core.mem_ticks\n");
+	fclose(f);
+	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("reproduce", "test", "--data",
+					     self->data, "--out", self->out,
+					     "--size", "64K")));
+	res = file(self->out, "results.csv");
+	claims = file(self->out, "claims.csv");
+	ASSERT_NE(NULL, strstr(res, ",inv_evict_hits,mem_latency_ns\n"))
+		TH_LOG("%s", res);
+	for (unsigned int i = 0; i < 2; i++) {
+		double l0 = result(res, wl[i], "baseline", 10);
+		double l1 = result(res, wl[i], "fine", 10);
+
+		ASSERT_LT(0, l0 * l1) TH_LOG("%s", res);
+		hm += l0 / l1 / 2;
+	}
+	v = claim_value(claims, "lat", &used);
+	EXPECT_EQ(2, used);
+	EXPECT_GE(1e-5 * v, fabs(1 / hm - v)) TH_LOG("%s", claims);
+}
+
 TEST_F(rep, rec_counts_are_claims)
 {
 	static const char *const wl[2] = { "gemm", "c2d" };
@@ -328,7 +364,7 @@ TEST_F(rep, rec_counts_are_claims)
 				"--out", self->out, "--size", "512K"));
 	res = file(self->out, "results.csv");
 	claims = file(self->out, "claims.csv");
-	ASSERT_NE(NULL, strstr(res, ",link_fraction,l2_misses,inv_evict_hits\n"))
+	ASSERT_NE(NULL, strstr(res, ",link_fraction,l2_misses,inv_evict_hits,mem_latency_ns\n"))
 		TH_LOG("%s", res);
 	for (unsigned int i = 0; i < 2; i++) {
 		double m0 = result(res, wl[i], "dir", 8);

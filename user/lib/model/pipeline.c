@@ -240,6 +240,7 @@ void ng_model_access_pipeline(struct ng_sm *sm, struct ng_req *r)
 	}
 	if (!local && r->home != NG_HOME_HOST)
 		sm->ctr.v[NG_CTR_REMOTE_TICKS] += r->t - r->t0;
+	sm->ctr.v[NG_CTR_MEM_TICKS] += r->t - r->t0;
 	sm->ring[slot] = r->t;
 	slot = slot + 1 == m->mlp ? 0 : slot + 1;
 	sm->ring_pos = slot;

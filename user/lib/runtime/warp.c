@@ -319,7 +319,7 @@ static bool block_local_lines(struct ng_sm *sm, uintptr_t p, unsigned int nlines
 	uint64_t tb = sm->time_base, cap = 1ULL << shift;
 	uint64_t bin = win->bin, gused = win->gused;
 	uint32_t used = bin ? *win->used : 0;
-	ng_ticks cur = win->cur, issue = sm->issue_ticks;
+	ng_ticks cur = win->cur, issue = sm->issue_ticks, waited = 0;
 	ng_ticks *ring = sm->ring;
 
 	for (unsigned int k = 0; k < nlines; k++) {
@@ -344,6 +344,7 @@ static bool block_local_lines(struct ng_sm *sm, uintptr_t p, unsigned int nlines
 			cur = win->cur;
 		}
 		done = s + dur + lat;
+		waited += done - t;
 		ring[slot] = done;
 		slot = slot + 1 == mlp ? 0 : slot + 1;
 		port = now + issue;
@@ -360,6 +361,7 @@ static bool block_local_lines(struct ng_sm *sm, uintptr_t p, unsigned int nlines
 	sm->done_max = done_max;
 	sm->ctr.v[NG_CTR_LOCAL] += nlines;
 	sm->ctr.v[NG_CTR_MEM_ACC] += nlines;
+	sm->ctr.v[NG_CTR_MEM_TICKS] += waited;
 	sm->ctr.v[ctr_op] += nlines;
 	sm->ctr.v[NG_CTR_WORDS] += (uint64_t)nlines * sm->line_words;
 	return true;

@@ -249,6 +249,9 @@ int ng_bench_run(struct ng_system *sys, const struct ng_workload *wl,
 	r->has_de = !ng_de_report(ng_system_model(sys), &r->de);
 	r->remote_latency_ns = frac(t->v[NG_CTR_REMOTE_TICKS],
 				    t->v[NG_CTR_REMOTE]) / NG_TICKS_PER_NS;
+	r->mem_latency_ns = frac(t->v[NG_CTR_MEM_TICKS],
+				 t->v[NG_CTR_LOCAL] + t->v[NG_CTR_REMOTE] +
+				 t->v[NG_CTR_HOST]) / NG_TICKS_PER_NS;
 	if (r->modeled_s > 0)
 		r->modeled_bw = (double)r->bytes / r->modeled_s / 1e9;
 	if (r->wall_s > 0) {

@@ -236,6 +236,7 @@ void bench_print_json(const struct ng_config *cfg,
 		json_l1(&j, t);
 	ng_json_kv_double(&j, "compute_fraction", r->compute_frac);
 	ng_json_kv_double(&j, "remote_latency_ns", r->remote_latency_ns);
+	ng_json_kv_double(&j, "mem_latency_ns", r->mem_latency_ns);
 	for (unsigned int i = 0; (p = ng_paper_at(i)); i++)
 		if (p->report_json)
 			p->report_json(&j, cfg, r);

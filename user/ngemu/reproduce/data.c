@@ -36,7 +36,8 @@ static bool metric_ok(const char *m)
 {
 	return !strcmp(m, "speedup") || !strcmp(m, "traffic") ||
 	       !strcmp(m, "remote") || !strcmp(m, "link-share") ||
-	       !strcmp(m, "l2-miss") || !strcmp(m, "unnec-inv");
+	       !strcmp(m, "l2-miss") || !strcmp(m, "unnec-inv") ||
+	       !strcmp(m, "latency");
 }
 
 /*
@@ -380,13 +381,17 @@ int rp_parse(FILE *f, const char *path, struct rp_paper *p)
 	return check_figs(path, p);
 }
 
-/* The columns of results.csv a row reads; the last two only REC's runs have. */
+/*
+ * The columns of results.csv a row reads; l2_misses and inv_evict_hits
+ * only REC's runs have, mem_latency_ns runs from before it existed lack.
+ */
 enum {
-	RC_VERIFIED, RC_T, RC_REMOTE, RC_BYTES, RC_LINK, RC_L2M, RC_UNNEC, RC_N
+	RC_VERIFIED, RC_T, RC_REMOTE, RC_BYTES, RC_LINK, RC_L2M, RC_UNNEC,
+	RC_LAT, RC_N
 };
 static const char *const rc_name[RC_N] = {
 	"verified", "modeled_s", "remote_fraction", "link_bytes",
-	"link_fraction", "l2_misses", "inv_evict_hits",
+	"link_fraction", "l2_misses", "inv_evict_hits", "mem_latency_ns",
 };
 #define RC_MAXF	24
 
@@ -453,6 +458,7 @@ unsigned int rp_read_rows(const char *dir, struct rp_row *r,
 		r[n].link = strtod(fld[col[RC_LINK]], NULL);
 		r[n].l2_miss = count(fld, k, col, RC_L2M);
 		r[n].unnec_inv = count(fld, k, col, RC_UNNEC);
+		r[n].mem_lat = count(fld, k, col, RC_LAT);
 		n++;
 	}
 	fclose(f);
@@ -500,6 +506,9 @@ bool rp_parts(const char *metric, const struct rp_row *a,
 	} else if (!strcmp(metric, "unnec-inv")) {
 		num = a->unnec_inv;
 		den = b->unnec_inv;
+	} else if (!strcmp(metric, "latency")) {
+		num = a->mem_lat;
+		den = b->mem_lat;
 	} else {
 		num = a->link;
 		den = b->link;

@@ -15,7 +15,9 @@
  * bytes / the reference's), remote and link-share (the system's share of
  * remote requests, of requests served over a link, / the reference's),
  * l2-miss and unnec-inv (REC's counts: L2 misses but cold ones, and the
- * invalidations a directory eviction sent to lines a sharer still held).
+ * invalidations a directory eviction sent to lines a sharer still held),
+ * latency (the average latency of every memory request, issue to
+ * completion).
  * Only workloads whose runs verified enter a mean. Its direction is the
  * side of 1 the ratio is on.
  */
@@ -255,8 +257,9 @@ static int write_outputs(const char *out, const char *paper,
 	fprintf(md, "\nspeedup: the reference's modeled time / the system's;\n"
 		"traffic: link bytes, remote: remote requests' share, link-share: share of\n"
 		"requests served over a link, l2-miss: L2 misses but cold ones, unnec-inv:\n"
-		"invalidations a directory eviction sent to lines a sharer held, each the\n"
-		"system's / the reference's. Each claim\n"
+		"invalidations a directory eviction sent to lines a sharer held, latency: the\n"
+		"average latency of every memory request, each the system's / the\n"
+		"reference's. Each claim\n"
 		"names its mean over the workloads: gmean, amean or hmean of the ratios, or sums\n"
 		"(the ratio of their sums); only workloads whose runs verified and whose ratio\n"
 		"is defined enter it (the others are named as left out).\n"

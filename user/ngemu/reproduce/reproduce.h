@@ -81,6 +81,7 @@ struct rp_row {
 	double t, remote, bytes, link;
 	/* REC's: L2 misses without cold ones, unnecessary invalidations; -1: none */
 	double l2_miss, unnec_inv;
+	double mem_lat;			/* average memory latency, ns; -1: none */
 };
 
 /* reproduce all runs the papers of the registry (ngemu/paper.h), at most: */
@@ -136,6 +137,7 @@ const struct rp_row *rp_find_row(const struct rp_row *r, unsigned int n,
  * (link bytes), remote (share of remote requests), link-share (share of
  * requests served over a link), l2-miss (L2 misses, cold ones excluded),
  * unnec-inv (evict-initiated invalidations of lines a sharer's L2 held),
+ * latency (every memory request's average issue-to-completion time),
  * each @a's / @b's; NAN when undefined (a row missing, a count the runs
  * do not report, or nothing in @b).
  */

@@ -66,12 +66,13 @@ static const char *const sw_fields[] = {
 #define SW_NFIELDS (sizeof(sw_fields) / sizeof(sw_fields[0]))
 
 /*
- * Fields only some systems report (REC's "rec" object: its L2 misses but
+ * Fields only some runs report (REC's "rec" object: its L2 misses but
  * cold ones, and the invalidations a directory eviction sent to lines a
- * sharer still held): blank where a point has none.
+ * sharer still held; the average memory latency, which runs from before
+ * it existed lack): blank where a point has none.
  */
 static const char *const sw_opt_fields[] = {
-	"l2_misses", "inv_evict_hits",
+	"l2_misses", "inv_evict_hits", "mem_latency_ns",
 };
 #define SW_NOPT (sizeof(sw_opt_fields) / sizeof(sw_opt_fields[0]))
 

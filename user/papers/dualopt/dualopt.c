@@ -8,8 +8,10 @@
  *   link_bytes          bytes over inter-GPU links (Fig. 14)
  *   packets             inter-GPU packets: requests and data (a CoDec
  *                       packet is one)
- *   remote_latency_ns   remote loads' issue to completion (Fig. 15 plots
- *                       the baseline's / this one's)
+ *   remote_latency_ns   remote requests' issue to completion
+ *   mem_latency_ns      every request's, local ones too: Fig. 15's "average
+ *                       latency of the memory requests" (it plots the
+ *                       baseline's / this one's)
  *   rdma_hit_rate       the RDMA cache's (Fig. 17)
  *   l2_hit_rate         the memory-side L2s', every request (Fig. 17)
  *   packet_fill         CoDec transactions per packet
@@ -67,6 +69,7 @@ static double packets_vs_ref(const struct ng_paper_run *w,
 }
 
 NG_GETTER(double, latency, w->r.remote_latency_ns)
+NG_GETTER(double, mem_latency, w->r.mem_latency_ns)
 
 static double latency_vs_ref(const struct ng_paper_run *w,
 			     const struct ng_paper_run *ref)
@@ -111,6 +114,8 @@ static const struct ng_col *const cols[] = {
 	    .get.real = latency),
 	COL("latency_vs_reference", NG_COL_REAL, NG_COL_ALL, .digits = 3,
 	    .get.real = latency_vs_ref),
+	COL("mem_latency_ns", NG_COL_REAL, NG_COL_DATA, .unit = "ns",
+	    .get.real = mem_latency),
 	COL("rdma_hit_rate", NG_COL_FRACTION, NG_COL_ALL, .get.real = rdma_hit),
 	COL("l2_hit_rate", NG_COL_FRACTION, NG_COL_ALL, .get.real = l2_hit),
 	COL("packet_fill", NG_COL_REAL, NG_COL_ALL, .digits = 2,

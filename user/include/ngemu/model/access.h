@@ -57,6 +57,7 @@ static inline void ng_model_access(struct ng_sm *sm, struct ng_req *r)
 		r->t = s + dur + sm->mem_latency;
 	}
 	sm->ctr.v[NG_CTR_MEM_ACC]++;
+	sm->ctr.v[NG_CTR_MEM_TICKS] += r->t - t;
 	sm->ring[slot] = r->t;
 	sm->ring_pos = slot + 1 == sm->mlp ? 0 : slot + 1;
 	/* a full ring holds the block, not the port (the SM's other blocks) */

@@ -379,6 +379,7 @@ ng_warp_local_line(struct ng_warp *w, uintptr_t line, unsigned int ctr_op)
 		w->ready = done;
 	sm->ctr.v[NG_CTR_LOCAL]++;
 	sm->ctr.v[NG_CTR_MEM_ACC]++;
+	sm->ctr.v[NG_CTR_MEM_TICKS] += done - t;
 	sm->ctr.v[ctr_op]++;
 	sm->ctr.v[NG_CTR_LANES] += w->nlanes;
 	sm->ctr.v[NG_CTR_WORDS] += sm->line_words;

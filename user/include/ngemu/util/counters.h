@@ -39,6 +39,7 @@
 	X(STOLEN,	"core",	"stolen",	"blocks taken from another GPU") \
 	X(UNBOOKED,	"core",	"unbooked",	"transfers a full calendar shadow could not book") \
 	X(REMOTE_TICKS,	"core",	"remote_ticks",	"remote requests' time from issue to completion, ticks") \
+	X(MEM_TICKS,	"core",	"mem_ticks",	"every request's time from issue to completion, ticks") \
 	X(WAVE_SHARED,	"core",	"wave_shared",	"lines a wavefront's second warp shared with its first's requests (warp-width 64)") \
 	NG_L1_COUNTERS(X)						\
 	NG_L2_COUNTERS(X)						\

@@ -92,6 +92,7 @@ struct ng_bench_result {
 	double mem_overhead;		/* (carve or replicas) / footprint */
 	/* DualOpt: remote loads' issue to completion, and the engine's call */
 	double remote_latency_ns;
+	double mem_latency_ns;		/* every request's, issue to completion */
 	bool has_de;
 	struct ng_de_report de;
 	/* kmod backend: the module's placement against the model's */
