@@ -29,7 +29,7 @@ static void apply(struct ng_config *c)
 /* Its suite: the workloads of its experiments, as ngemu builds them. */
 static const char *const workloads[] = {
 	"stream-triad", "rwshare", "randaccess", "hotspot", "spmv",
-	"bfs-road", "xsbench", "alexnet-conv", NULL,
+	"bfs-road", "xsbench", "alexnet-conv", "hpgmg", "comd", NULL,
 };
 
 const struct ng_preset ng_preset_carve = {
