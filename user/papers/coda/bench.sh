@@ -18,7 +18,8 @@ ngemu=${1:-build/ngemu}
 classes=${CLASSES:-"bfs:block-exclusive dc:block-exclusive pr:block-exclusive
 sssp:block-exclusive nw:block-exclusive km:core-exclusive ge:core-exclusive
 nn:core-exclusive spmv:core-exclusive sad:core-exclusive mm:core-exclusive
-cc:block-majority dwt:core-majority tc:sharing hotspot3d:sharing"}
+cfd:core-exclusive cc:block-majority dwt:core-majority tc:sharing
+hotspot3d:sharing hybridsort:sharing"}
 size=${SIZE:+--size $SIZE}
 csv=$(mktemp)
 trap 'rm -f "$csv" "$csv.one" "$csv.paper"' EXIT
