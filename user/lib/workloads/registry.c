@@ -30,6 +30,7 @@ extern const struct ng_workload ng_wl_vectoradd, ng_wl_histogram, ng_wl_bank,
 extern const struct ng_workload ng_wl_dc, ng_wl_nn, ng_wl_cc, ng_wl_tc,
 	ng_wl_hotspot3d, ng_wl_ge, ng_wl_dwt, ng_wl_nw, ng_wl_sad;
 extern const struct ng_workload ng_wl_cfd, ng_wl_hybridsort;
+extern const struct ng_workload ng_wl_bc, ng_wl_gc;
 /* CARVE Table II: AlexNet's conv2 (dnn/alexnet_conv.c) */
 extern const struct ng_workload ng_wl_alexnet_conv;
 extern const struct ng_workload ng_wl_hpgmg;	/* proxy/hpgmg.c */
@@ -71,6 +72,8 @@ const struct ng_workload *const ng_workloads[] = {
 	&ng_wl_bank,		/* kilotm/bank.c */
 	&ng_wl_sssp,		/* rodinia/sssp.c */
 	&ng_wl_dc,		/* graphbig/dc.c */
+	&ng_wl_bc,		/* graphbig/bc.c */
+	&ng_wl_gc,		/* graphbig/gc.c */
 	&ng_wl_nn,		/* rodinia/nn.c */
 	&ng_wl_cc,		/* graphbig/cc.c */
 	&ng_wl_tc,		/* graphbig/tc.c */

@@ -16,7 +16,8 @@ ngemu=${1:-build/ngemu}
 [ -x "$ngemu" ] || { echo "bench-coda: no $ngemu (run make)" >&2; exit 2; }
 # CODA Table 2: workload and the paper's category
 classes=${CLASSES:-"bfs:block-exclusive dc:block-exclusive pr:block-exclusive
-sssp:block-exclusive nw:block-exclusive km:core-exclusive ge:core-exclusive
+sssp:block-exclusive bc:block-exclusive gc:block-exclusive nw:block-exclusive
+km:core-exclusive ge:core-exclusive
 nn:core-exclusive spmv:core-exclusive sad:core-exclusive mm:core-exclusive
 cfd:core-exclusive cc:block-majority dwt:core-majority tc:sharing
 hotspot3d:sharing hybridsort:sharing"}

@@ -90,7 +90,7 @@ static void describe(const struct ng_config *c, const char *wl)
 
 const struct ng_paper ng_paper_coda = {
 	.name = "coda",
-	.title = "CODA: co-locating computation and data (Table 2's 15 workloads)",
+	.title = "CODA: co-locating computation and data (Table 2's 19 built workloads)",
 	.preset = "coda",
 	.systems = systems,
 	.nsystems = NG_N(systems),

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The random graphs of the GraphBIG workloads (dc, cc, tc): CSR with a
- * row per vertex, 1 to 2 x GB_AVG_DEG out-edges each to random vertices
- * (of the whole graph, or of the vertex's group of a given span),
+ * The random graphs of the GraphBIG workloads (dc, bc, gc, cc, tc): CSR
+ * with a row per vertex, 1 to 2 x GB_AVG_DEG out-edges each to random
+ * vertices (of the whole graph, or of the vertex's group of a given span),
  * made on the host from the seed (GraphBIG loads an input file; its GPU
  * kernels see the same CSR arrays), and copied into device buffers by an
  * untimed kernel whose blocks touch the rows the compute kernels' blocks
@@ -12,6 +12,7 @@
 #define NGEMU_WL_GRAPHBIG_GRAPH_H
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "workloads/wl.h"
 
@@ -223,6 +224,99 @@ static inline void gb_edge_lanes(const struct gb_warps *g, unsigned int wi,
 			t->active |= 1u << l;
 			addr[l] = (uintptr_t)(col + g->r0[wi][l] + k);
 		}
+}
+
+/*
+ * For kernels whose threads go on only for some vertices (bc's level, gc's
+ * uncoloured ones): every warp of @b (@block threads, of @n vertices in
+ * all) does @insts instructions (0: none) and loads its lanes' words of
+ * @state into @s; none waits. Rows are empty until gb_rows_some().
+ */
+static inline void gb_state_issue(struct ng_block *b, const uint32_t *state,
+				  uint64_t n, unsigned int block,
+				  unsigned int insts, struct gb_warps *g,
+				  uint32_t s[GB_WARPS][NG_WARP])
+{
+	g->n = 0;
+	for (unsigned int wi = 0; wi < b->nwarps && wi < GB_WARPS; wi++) {
+		struct ng_warp *w = &g->w[wi];
+
+		ng_warp_get(b, wi, w);
+		if (!wlc_lanes(w, n, block, &g->i0[wi]))
+			break;
+		if (insts)
+			ng_warp_compute(w, insts);
+		ng_ld_contig(w, state + g->i0[wi], 4, s[wi]);
+		memset(g->r0[wi], 0, sizeof(g->r0[wi]));
+		memset(g->r1[wi], 0, sizeof(g->r1[wi]));
+		g->n = wi + 1;
+	}
+}
+
+/*
+ * The lanes @mask of warp @wi of @g load a[v] of their vertices v into
+ * @out (4-byte words); the warp's wait covers them. Nothing if @mask is 0.
+ */
+static inline void gb_ld_some(struct gb_warps *g, unsigned int wi,
+			      uint32_t mask, const void *a, void *out)
+{
+	struct ng_warp t = g->w[wi];
+	uintptr_t addr[NG_WARP];
+
+	if (!mask)
+		return;
+	t.active = mask;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		unsigned int l = (unsigned int)__builtin_ctz(m);
+
+		addr[l] = (uintptr_t)a + (g->i0[wi] + l) * 4;
+	}
+	ng_ld(&t, addr, 4, out);
+	if (t.ready > g->w[wi].ready)
+		g->w[wi].ready = t.ready;
+}
+
+/*
+ * The lanes @mask of warp @wi of @g store @val[lane] at a[v] of their
+ * vertices v (4-byte words); nothing waits for the stores.
+ */
+static inline void gb_st_some(struct gb_warps *g, unsigned int wi,
+			      uint32_t mask, void *a, const void *val)
+{
+	struct ng_warp t = g->w[wi];
+	uintptr_t addr[NG_WARP];
+
+	if (!mask)
+		return;
+	t.active = mask;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		unsigned int l = (unsigned int)__builtin_ctz(m);
+
+		addr[l] = (uintptr_t)a + (g->i0[wi] + l) * 4;
+	}
+	ng_st(&t, addr, 4, val);
+}
+
+/*
+ * The lanes @mask of warp @wi of @g load their vertices' row offsets (the
+ * other lanes keep empty rows); the warp's wait covers them.
+ */
+static inline void gb_rows_some(struct gb_warps *g, unsigned int wi,
+				const uint32_t *row, uint32_t mask)
+{
+	gb_ld_some(g, wi, mask, row, g->r0[wi]);
+	gb_ld_some(g, wi, mask, row + 1, g->r1[wi]);
+}
+
+/* The most edges of a lane of warp @wi of @g (its rows have arrived). */
+static inline uint32_t gb_most(const struct gb_warps *g, unsigned int wi)
+{
+	uint32_t most = 0;
+
+	for (unsigned int l = 0; l < g->w[wi].nlanes; l++)
+		if (g->r1[wi][l] - g->r0[wi][l] > most)
+			most = g->r1[wi][l] - g->r0[wi][l];
+	return most;
 }
 
 /*
