@@ -157,6 +157,40 @@ TEST_F(sweep, a_repeated_sweep_runs_nothing)
 }
 
 /*
+ * A grid of names (a policy) is plotted as labels at even steps, and a
+ * grid of numbers as an x axis: gnuplot draws both (it reads no x from a
+ * name, "Skipping data file with no valid points").
+ */
+TEST_F(sweep, a_grid_of_names_is_plotted_as_labels)
+{
+	char *gp, *svg;
+
+	ASSERT_EQ(0, chdir(self->dir));
+	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("sweep", "--out", "n", "--system",
+					     "rec", "--systems", "rec", "--size",
+					     "256K", "--iters", "1", "--workloads",
+					     "stream-triad", "--grid",
+					     "dir-policy=fifo,lru")));
+	ASSERT_EQ(0, self->r.status) TH_LOG("%s", self->r.err);
+	EXPECT_EQ(NULL, strstr(self->r.err, "gnuplot failed")) TH_LOG("%s", self->r.err);
+	gp = file(self->dir, "n", "plot.gp");
+	svg = file(self->dir, "n", "plot.svg");
+	EXPECT_NE(NULL, strstr(gp, "using 0:2:xtic(1)")) TH_LOG("%s", gp);
+	EXPECT_NE(NULL, strstr(svg, "lru")) TH_LOG("no label: is gnuplot installed?");
+	free(gp);
+	free(svg);
+	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("sweep", "--out", "b", "--system",
+					     "rec", "--systems", "rec", "--size",
+					     "256K", "--iters", "1", "--workloads",
+					     "stream-triad", "--grid",
+					     "link-bw=48,96")));
+	ASSERT_EQ(0, self->r.status) TH_LOG("%s", self->r.err);
+	gp = file(self->dir, "b", "plot.gp");
+	EXPECT_NE(NULL, strstr(gp, "using 1:2 ")) TH_LOG("%s", gp);
+	free(gp);
+}
+
+/*
  * Under --size paper a workload no paper sizes runs at its default size:
  * its point is the one of a sweep without --size. A system that ignores
  * a grid key runs once for all its values; --collect gathers again.

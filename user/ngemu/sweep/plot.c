@@ -87,6 +87,23 @@ static void plot_series_data(const struct sweep *s, const struct sw_point *p,
 }
 
 /*
+ * Whether every value of grid key @k is a plain number: an x axis. Names
+ * (dir-policy's fifo, lru) or sizes with a suffix (64K) are labels at
+ * even steps instead: gnuplot reads no point from a name as x.
+ */
+static bool key_numeric(const struct sw_key *k)
+{
+	for (unsigned int i = 0; i < k->nval; i++) {
+		char *end;
+
+		(void)strtod(k->val[i], &end);
+		if (end == k->val[i] || *end)
+			return false;
+	}
+	return true;
+}
+
+/*
  * Workload @w's plot, a line per series, its data blocks from *@idx on
  * (written once, @d NULL the second time).
  */
@@ -110,8 +127,9 @@ static void plot_workload(const struct sweep *s, unsigned int w,
 		if (seen)
 			continue;
 		series_title(s, p, title, sizeof(title));
-		fprintf(g, "%s'plot.dat' index %u using 1:2 with linespoints title '%s'",
-			first ? "" : ", ", (*idx)++, title);
+		fprintf(g, "%s'plot.dat' index %u using %s with linespoints title '%s'",
+			first ? "" : ", ", (*idx)++,
+			key_numeric(&s->key[0]) ? "1:2" : "0:2:xtic(1)", title);
 		first = false;
 		if (d)
 			plot_series_data(s, p, title, d);
