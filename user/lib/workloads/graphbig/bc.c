@@ -43,10 +43,10 @@
  * centrality within a relative 1e-5.
  *
  * --size is the bytes of a per-vertex array: size / 4 vertices. The
- * default, 16 KiB (4 Ki vertices, 16 blocks), keeps a run well under a
- * second of wall time; under CODA's affinity scheduling (sched=coda:
- * batches of 32 consecutive blocks a GPU) its blocks all run on GPU 0,
- * and 128 KiB or more reaches the four GPUs of the coda preset.
+ * default, 128 KiB (32 Ki vertices, 128 blocks), is the smallest whose
+ * blocks reach the four GPUs of the coda preset under CODA's affinity
+ * scheduling (sched=coda: batches of 32 consecutive blocks a GPU); at
+ * 16 KiB they all ran on GPU 0, and first touch made every access local.
  */
 #include "workloads/graphbig/ref.h"
 
@@ -444,7 +444,7 @@ const struct ng_workload ng_wl_bc = {
 	.name = "bc",
 	.desc = "betweenness centrality (GraphBIG): Brandes from 2 sources, a thread per vertex, level by level over a random CSR graph",
 	.input = "uniform: 1-15 random out-edges a vertex (CODA's real graphs are not modeled)",
-	.default_size = 16ULL << 10,	/* 4 Ki vertices, ~32 Ki edges */
+	.default_size = 128ULL << 10,	/* 32 Ki vertices, ~256 Ki edges */
 	.default_iters = 1,
 	.narrays = 16,
 	.run = bc_run,

@@ -33,10 +33,10 @@
  * rounds with the same priorities: every vertex's colour exactly.
  *
  * --size is the bytes of a per-vertex array: size / 4 vertices. The
- * default, 16 KiB (4 Ki vertices, 16 blocks), keeps a run well under a
- * second of wall time; under CODA's affinity scheduling (sched=coda:
- * batches of 32 consecutive blocks a GPU) its blocks all run on GPU 0,
- * and 128 KiB or more reaches the four GPUs of the coda preset.
+ * default, 128 KiB (32 Ki vertices, 128 blocks), is the smallest whose
+ * blocks reach the four GPUs of the coda preset under CODA's affinity
+ * scheduling (sched=coda: batches of 32 consecutive blocks a GPU); at
+ * 16 KiB they all ran on GPU 0, and first touch made every access local.
  */
 #include "workloads/graphbig/ref.h"
 
@@ -284,7 +284,7 @@ const struct ng_workload ng_wl_gc = {
 	.name = "gc",
 	.desc = "graph coloring (GraphBIG): Jones-Plassmann with random priorities, a colour a kernel, a thread per vertex",
 	.input = "uniform: 1-15 random out-edges a vertex, made undirected (CODA's real graphs are not modeled)",
-	.default_size = 16ULL << 10,	/* 4 Ki vertices, ~64 Ki edges both ways */
+	.default_size = 128ULL << 10,	/* 32 Ki vertices, ~512 Ki edges both ways */
 	.default_iters = 1,
 	.narrays = 16,
 	.run = gc_run,
