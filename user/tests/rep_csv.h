@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Readers of ngemu reproduce's outputs for its tests: a file whole, a
- * cell of figures.csv, a field of results.csv, a claim of claims.csv.
+ * cell of figures.csv, a field of results.csv, a claim of claims.csv,
+ * and the count of a run's temporaries left in a folder.
  */
 #ifndef NG_TEST_REP_CSV_H
 #define NG_TEST_REP_CSV_H
 
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +86,27 @@ static double claim_value(const char *csv, const char *id, unsigned int *used)
 	/* ",paper,ngemu,ngemu_over_paper,direction,mean,used,left_out */
 	sscanf(l + 2, "%*[^,],%lf,%*[^,],%*[^,],%*[^,],%u", &v, used);
 	return v;
+}
+
+/* Files under the tree nftw() walks whose names hold a run's temporary. */
+static int temporaries;
+
+static int count_tmp(const char *path, const struct stat *st, int flag,
+		     struct FTW *ftw)
+{
+	const char *base = path + ftw->base;
+
+	(void)st;
+	if (flag == FTW_F && (strstr(base, ".json.") || strstr(base, ".err.")))
+		temporaries++;
+	return 0;
+}
+
+static int tmp_files(const char *dir)
+{
+	temporaries = 0;
+	nftw(dir, count_tmp, 16, FTW_PHYS);
+	return temporaries;
 }
 
 #endif

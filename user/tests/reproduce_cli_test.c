@@ -9,7 +9,6 @@
  * paper's, the same ratios as the claims), and bad input as usage errors. The papers' own files run in
  * their own lanes (make reproduce).
  */
-#include <ftw.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -542,27 +541,6 @@ TEST_F(rep, bad_input_is_a_usage_error)
 	/* every paper has its data file */
 	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("reproduce", "--help")));
 	EXPECT_EQ(0, self->r.status);
-}
-
-/* Files under the tree nftw() walks whose names hold a run's temporary. */
-static int temporaries;
-
-static int count_tmp(const char *path, const struct stat *st, int flag,
-		     struct FTW *ftw)
-{
-	const char *base = path + ftw->base;
-
-	(void)st;
-	if (flag == FTW_F && (strstr(base, ".json.") || strstr(base, ".err.")))
-		temporaries++;
-	return 0;
-}
-
-static int tmp_files(const char *dir)
-{
-	temporaries = 0;
-	nftw(dir, count_tmp, 16, FTW_PHYS);
-	return temporaries;
 }
 
 /*
