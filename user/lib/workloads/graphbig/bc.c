@@ -107,6 +107,52 @@ static uint32_t bc_mask(const struct gb_warps *g, unsigned int wi,
 	return m;
 }
 
+/* Every warp's rows have arrived: each one's most edges, the block's most. */
+static uint32_t bc_rows_wait(struct gb_warps *g, uint32_t most[GB_WARPS])
+{
+	uint32_t all = 0;
+
+	for (unsigned int wi = 0; wi < g->n; wi++) {
+		ng_warp_wait(&g->w[wi]);
+		most[wi] = gb_most(g, wi);
+		if (most[wi] > all)
+			all = most[wi];
+	}
+	return all;
+}
+
+/*
+ * Edge k of every lane that has one, in lockstep over the block's warps:
+ * every warp loads its target, then each waits for it before it loads
+ * the target's dist into @d (bc_forward() and bc_backward() alike).
+ */
+static void bc_edge_dist(const struct bc_args *a, struct gb_warps *g,
+			 uint32_t k, const uint32_t most[GB_WARPS],
+			 struct ng_warp t[GB_WARPS],
+			 uintptr_t addr[GB_WARPS][NG_WARP],
+			 uint32_t to[GB_WARPS][NG_WARP],
+			 uint32_t d[GB_WARPS][NG_WARP])
+{
+	for (unsigned int wi = 0; wi < g->n; wi++) {
+		if (k >= most[wi])
+			continue;
+		gb_edge_lanes(g, wi, k, a->col, &t[wi], addr[wi]);
+		ng_warp_compute(&t[wi], BC_EDGE_INSTS);
+		ng_ld(&t[wi], addr[wi], 4, to[wi]);
+	}
+	for (unsigned int wi = 0; wi < g->n; wi++) {
+		if (k >= most[wi])
+			continue;
+		ng_warp_wait(&t[wi]);
+		for (uint32_t m = t[wi].active; m; m &= m - 1) {
+			unsigned int l = (unsigned int)__builtin_ctz(m);
+
+			addr[wi][l] = (uintptr_t)(a->dist + to[wi][l]);
+		}
+		ng_ld(&t[wi], addr[wi], 4, d[wi]);
+	}
+}
+
 /*
  * GraphBIG's kernel_forward_phase, phase by phase over the block's warps:
  * every warp loads its dist, then each waits for it before the lanes at
@@ -119,7 +165,7 @@ static void bc_forward(struct ng_block *b, void *p)
 {
 	const struct bc_args *a = p;
 	uint32_t d[GB_WARPS][NG_WARP], su[GB_WARPS][NG_WARP];
-	uint32_t to[GB_WARPS][NG_WARP], most[GB_WARPS], all = 0;
+	uint32_t to[GB_WARPS][NG_WARP], most[GB_WARPS], all;
 	uint32_t next[NG_WARP];
 	uintptr_t addr[GB_WARPS][NG_WARP];
 	struct ng_warp t[GB_WARPS];
@@ -136,31 +182,9 @@ static void bc_forward(struct ng_block *b, void *p)
 		gb_rows_some(&g, wi, a->row, m);
 		gb_ld_some(&g, wi, m, a->sigma, su[wi]);
 	}
-	for (unsigned int wi = 0; wi < g.n; wi++) {
-		ng_warp_wait(&g.w[wi]);
-		most[wi] = gb_most(&g, wi);
-		if (most[wi] > all)
-			all = most[wi];
-	}
+	all = bc_rows_wait(&g, most);
 	for (uint32_t k = 0; k < all; k++) {
-		for (unsigned int wi = 0; wi < g.n; wi++) {
-			if (k >= most[wi])
-				continue;
-			gb_edge_lanes(&g, wi, k, a->col, &t[wi], addr[wi]);
-			ng_warp_compute(&t[wi], BC_EDGE_INSTS);
-			ng_ld(&t[wi], addr[wi], 4, to[wi]);
-		}
-		for (unsigned int wi = 0; wi < g.n; wi++) {
-			if (k >= most[wi])
-				continue;
-			ng_warp_wait(&t[wi]);
-			for (uint32_t m = t[wi].active; m; m &= m - 1) {
-				unsigned int l = (unsigned int)__builtin_ctz(m);
-
-				addr[wi][l] = (uintptr_t)(a->dist + to[wi][l]);
-			}
-			ng_ld(&t[wi], addr[wi], 4, d[wi]);
-		}
+		bc_edge_dist(a, &g, k, most, t, addr, to, d);
 		for (unsigned int wi = 0; wi < g.n; wi++) {
 			struct ng_warp s;
 
@@ -205,7 +229,7 @@ static void bc_backward(struct ng_block *b, void *p)
 	const struct bc_args *a = p;
 	uint32_t d[GB_WARPS][NG_WARP], su[GB_WARPS][NG_WARP];
 	uint32_t sw[GB_WARPS][NG_WARP], to[GB_WARPS][NG_WARP];
-	uint32_t most[GB_WARPS], mask[GB_WARPS], all = 0;
+	uint32_t most[GB_WARPS], mask[GB_WARPS], all;
 	float du[GB_WARPS][NG_WARP], dw[GB_WARPS][NG_WARP];
 	float sum[GB_WARPS][NG_WARP];
 	uintptr_t addr[GB_WARPS][NG_WARP];
@@ -222,31 +246,9 @@ static void bc_backward(struct ng_block *b, void *p)
 		for (unsigned int l = 0; l < NG_WARP; l++)
 			sum[wi][l] = 0;
 	}
-	for (unsigned int wi = 0; wi < g.n; wi++) {
-		ng_warp_wait(&g.w[wi]);
-		most[wi] = gb_most(&g, wi);
-		if (most[wi] > all)
-			all = most[wi];
-	}
+	all = bc_rows_wait(&g, most);
 	for (uint32_t k = 0; k < all; k++) {
-		for (unsigned int wi = 0; wi < g.n; wi++) {
-			if (k >= most[wi])
-				continue;
-			gb_edge_lanes(&g, wi, k, a->col, &t[wi], addr[wi]);
-			ng_warp_compute(&t[wi], BC_EDGE_INSTS);
-			ng_ld(&t[wi], addr[wi], 4, to[wi]);
-		}
-		for (unsigned int wi = 0; wi < g.n; wi++) {
-			if (k >= most[wi])
-				continue;
-			ng_warp_wait(&t[wi]);
-			for (uint32_t m = t[wi].active; m; m &= m - 1) {
-				unsigned int l = (unsigned int)__builtin_ctz(m);
-
-				addr[wi][l] = (uintptr_t)(a->dist + to[wi][l]);
-			}
-			ng_ld(&t[wi], addr[wi], 4, d[wi]);
-		}
+		bc_edge_dist(a, &g, k, most, t, addr, to, d);
 		for (unsigned int wi = 0; wi < g.n; wi++) {
 			if (k >= most[wi])
 				continue;
