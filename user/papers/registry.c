@@ -1,25 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The papers ngemu reproduces (ngemu/paper.h), one line each, and those a
- * program of its own adds. Their order is the command line's: help texts,
- * listings, `ngemu reproduce all`.
+ * The papers ngemu reproduces (ngemu/paper.h), listed once with their
+ * presets (lib/config/papers.h), and those a program of its own adds.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "config/papers.h"
 #include "ngemu/paper.h"
 
-extern const struct ng_paper ng_paper_carve, ng_paper_rec, ng_paper_dualopt,
-	ng_paper_scalegpu, ng_paper_coda;
-
-static const struct ng_paper *const builtin[] = {
-	&ng_paper_carve,	/* and the NUMA-GPU baseline */
-	&ng_paper_rec,
-	&ng_paper_dualopt,
-	&ng_paper_scalegpu,
-	&ng_paper_coda,
-};
+#define NG_PAPER_DECL(n) extern const struct ng_paper ng_paper_##n;
+NG_PAPERS(NG_PAPER_DECL)
+#define NG_PAPER_PTR(n) &ng_paper_##n,
+static const struct ng_paper *const builtin[] = { NG_PAPERS(NG_PAPER_PTR) };
 
 #define NBUILTIN (sizeof(builtin) / sizeof(builtin[0]))
 

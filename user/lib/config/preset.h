@@ -3,7 +3,7 @@
  * A preset (ngemu/config.h, ng_config_preset()): a paper's machine, as the
  * common ground of lib/config/presets.c changed by the paper's apply().
  * Each paper's is in its folder, user/papers/NAME/preset.c, built into the
- * library; presets.c lists them (NG_PRESETS).
+ * library; config/papers.h lists them (NG_PAPERS).
  */
 #ifndef NGEMU_LIB_CONFIG_PRESET_H
 #define NGEMU_LIB_CONFIG_PRESET_H

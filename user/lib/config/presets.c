@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/papers.h"
 #include "config/preset.h"
 #include "ngemu/config.h"
 #include "ngemu/util/err.h"
@@ -47,17 +48,15 @@ static const struct ng_config base = {
 };
 
 /* The papers' presets, each in its paper's folder (user/papers/NAME/preset.c). */
-#define NG_PRESETS(X) X(carve) X(dualopt) X(rec) X(coda) X(scalegpu)
-
 #define NG_PRESET_DECL(n) extern const struct ng_preset ng_preset_##n;
-NG_PRESETS(NG_PRESET_DECL)
+NG_PAPERS(NG_PRESET_DECL)
 #define NG_PRESET_PTR(n) &ng_preset_##n,
-static const struct ng_preset *const presets[] = { NG_PRESETS(NG_PRESET_PTR) };
+static const struct ng_preset *const presets[] = { NG_PAPERS(NG_PRESET_PTR) };
 
 #define NPRESETS (sizeof(presets) / sizeof(presets[0]))
 
 #define NG_PRESET_NAME(n) #n,
-const char *const ng_config_presets[] = { NG_PRESETS(NG_PRESET_NAME) NULL };
+const char *const ng_config_presets[] = { NG_PAPERS(NG_PRESET_NAME) NULL };
 
 static const struct ng_preset *find(const char *name)
 {

@@ -2,7 +2,7 @@
 /*
  * The DualOpt preset (--system dualopt): the paper's machine, the common ground
  * of lib/config/presets.c as apply() changes it. Built into the library,
- * which lists it in presets.c (NG_PRESETS).
+ * which lists it in config/papers.h (NG_PAPERS).
  */
 #include "config/preset.h"
 
