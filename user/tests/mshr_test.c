@@ -122,4 +122,39 @@ TEST(a_covered_load_merges_an_uncovered_one_goes_on)
 	rig_down(&r);
 }
 
+/*
+ * An entry covers the words its transfer units bring: at xfer-gran 16 a
+ * load of word 0 brings words 0-3, so a load of word 2 merges and one of
+ * word 4 goes on; at xfer-gran 64 (the line, the bypass system) any word
+ * of the line merges; at 4 only the word itself.
+ */
+TEST(an_entry_covers_its_transfer_units)
+{
+	static const struct {
+		unsigned int gran;
+		uint64_t hits;		/* of words 2, 4 and 15 */
+	} c[] = { { 4, 0 }, { 16, 1 }, { 64, 3 } };
+	struct rig r;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(c); i++) {
+		rig_cfg(_metadata, &r, "dualopt", 2);
+		r.cfg.remote_opt = NG_RO_COALESCE;
+		r.cfg.codec.pack = 0;
+		r.cfg.xfer_gran = c[i].gran;
+		rig_up(_metadata, &r);
+		(void)rig_req(&r, 0, rig_word(&r, 1, 0), NG_OP_LOAD, 0x1,
+			      rig_ns(1000));
+		(void)rig_req(&r, 0, rig_word(&r, 1, 2), NG_OP_LOAD, 0x4,
+			      rig_ns(1001));
+		(void)rig_req(&r, 0, rig_word(&r, 1, 4), NG_OP_LOAD, 0x10,
+			      rig_ns(1002));
+		(void)rig_req(&r, 0, rig_word(&r, 1, 15), NG_OP_LOAD,
+			      1ULL << 15, rig_ns(1003));
+		EXPECT_EQ(c[i].hits, rig_ctr(&r, 0, NG_CTR_MSHR_HIT))
+			TH_LOG("xfer-gran %u", c[i].gran);
+		EXPECT_EQ(4 - c[i].hits, rig_ctr(&r, 0, NG_CTR_FINE_REQ));
+		rig_down(&r);
+	}
+}
+
 TEST_HARNESS_MAIN

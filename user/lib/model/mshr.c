@@ -89,6 +89,25 @@ unsigned int ng_fine_units(uint64_t mask, unsigned int gran)
 	return n;
 }
 
+/*
+ * The words a fine-grained load of @mask brings: its own rounded out to
+ * @gran-byte groups, as the link carries them. A later load of the other
+ * words of a group merges with it; at xfer-gran = the line, any load of
+ * the line in flight does, as a whole-line miss's MSHR entry would.
+ */
+static uint64_t fine_cover(uint64_t mask, unsigned int gran)
+{
+	unsigned int per = gran / 4;
+	uint64_t group = per >= 64 ? ~0ULL : (1ULL << per) - 1, cover = 0;
+
+	if (per >= 64)
+		return mask ? ~0ULL : 0;
+	for (unsigned int at = 0; at < 64; at += per)
+		if (mask & (group << at))
+			cover |= group << at;
+	return cover;
+}
+
 static bool mshr_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 {
 	struct mshr *s = priv;
@@ -127,7 +146,7 @@ static bool mshr_access(void *priv, struct ng_sm *sm, struct ng_req *r)
 	sm->ctr.v[NG_CTR_FINE_UNITS] += ng_fine_units(r->mask,
 						      sm->model->cfg->xfer_gran);
 	e[victim].line = r->line;
-	e[victim].mask = r->mask;
+	e[victim].mask = fine_cover(r->mask, sm->model->cfg->xfer_gran);
 	e[victim].ready = UINT64_MAX;
 	s->last[cu] = victim;
 	return false;

@@ -26,11 +26,19 @@
 #include "ngemu/model/dualopt.h"
 #include "ngemu/util/format.h"
 
+/* a transfer unit of the line: the MSHRs merge any load of a line in flight */
+static void whole_lines(struct ng_config *c)
+{
+	c->xfer_gran = c->line;
+}
+
 static const struct ng_paper_system systems[] = {
 	{ "baseline", "DualOpt's baseline: remote lines cross the link whole, cached in the L1s; a 2 MB L2",
 	  "replicate=none rdc-size=0 directory=off remote-opt=off msl2-size=2M", NULL, false },
 	{ "page-migration", "the baseline with a page moved to the first GPU that reaches it remotely",
 	  "replicate=none rdc-size=0 directory=off remote-opt=off migrate=first-touch msl2-size=2M", NULL, false },
+	{ "bypass", "remote loads past the L1 (Fig. 16's cache bypass alone): whole lines, each response alone",
+	  "replicate=none rdc-size=0 directory=off remote-opt=coalesce codec-pack=0 msl2-size=2M", whole_lines, false },
 	{ "fine", "remote loads past the L1, fine-grained, each response alone (no CoDec)",
 	  "replicate=none rdc-size=0 directory=off remote-opt=coalesce codec-pack=0 msl2-size=2M", NULL, false },
 	{ "coalesce", "remote access coalescing forced on: fine-grained loads, CoDec packets",
@@ -142,6 +150,10 @@ static void describe(const struct ng_config *c, const char *wl)
 
 static const char *system_name(const struct ng_config *c)
 {
+	if (c->remote_opt == NG_RO_COALESCE && !c->codec.pack)
+		return c->xfer_gran >= c->line ?
+		       "DualOpt, L1 bypass (whole lines)" :
+		       "DualOpt, fine-grained access (no CoDec)";
 	if (c->remote_opt != NG_RO_OFF)
 		return c->remote_opt == NG_RO_AUTO ? "DualOpt" :
 		       c->remote_opt == NG_RO_COALESCE ?
@@ -161,7 +173,7 @@ const struct ng_paper ng_paper_dualopt = {
 	.regime = regime,
 	.nregime = NG_N(regime),
 	.defaults = "baseline,page-migration,coalesce,rdma-cache,dualopt",
-	.reproduce = "baseline,page-migration,fine,coalesce,rdma-cache,dualopt",
+	.reproduce = "baseline,page-migration,bypass,fine,coalesce,rdma-cache,dualopt",
 	.ref = "baseline",
 	.cols = cols,
 	.ncols = NG_N(cols),
