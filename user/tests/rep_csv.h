@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *file(const char *dir, const char *name)
+static inline char *file(const char *dir, const char *name)
 {
 	char path[256], *t = calloc(1, 1 << 16);
 	FILE *f;
@@ -27,7 +27,7 @@ static char *file(const char *dir, const char *name)
 }
 
 /* Figure @fig's value at @row, @col in figures.csv; -1: none. */
-static double fig_value(const char *csv, const char *fig, const char *row,
+static inline double fig_value(const char *csv, const char *fig, const char *row,
 			const char *col)
 {
 	size_t n = strlen(fig);
@@ -51,7 +51,7 @@ static double fig_value(const char *csv, const char *fig, const char *row,
 }
 
 /* The value of field @k (0-based) of results.csv's row @wl, @sys. */
-static double result(const char *csv, const char *wl, const char *sys,
+static inline double result(const char *csv, const char *wl, const char *sys,
 		     unsigned int k)
 {
 	char pat[96];
@@ -70,7 +70,7 @@ static double result(const char *csv, const char *wl, const char *sys,
 }
 
 /* ngemu's value and the workloads used of claim @id in claims.csv. */
-static double claim_value(const char *csv, const char *id, unsigned int *used)
+static inline double claim_value(const char *csv, const char *id, unsigned int *used)
 {
 	char pat[64];
 	const char *l;
@@ -91,7 +91,7 @@ static double claim_value(const char *csv, const char *id, unsigned int *used)
 /* Files under the tree nftw() walks whose names hold a run's temporary. */
 static int temporaries;
 
-static int count_tmp(const char *path, const struct stat *st, int flag,
+static inline int count_tmp(const char *path, const struct stat *st, int flag,
 		     struct FTW *ftw)
 {
 	const char *base = path + ftw->base;
@@ -102,7 +102,7 @@ static int count_tmp(const char *path, const struct stat *st, int flag,
 	return 0;
 }
 
-static int tmp_files(const char *dir)
+static inline int tmp_files(const char *dir)
 {
 	temporaries = 0;
 	nftw(dir, count_tmp, 16, FTW_PHYS);

@@ -128,6 +128,13 @@ struct ng_paper {
 	const char *norm;		/* the system "norm" divides by (NULL: first) */
 	const struct ng_col *const *cols;
 	unsigned int ncols;
+	/*
+	 * The size key of the cache the paper's inputs are held against
+	 * ("rdc-size"; NULL: none): reproduce's report sets each workload's
+	 * size beside the paper's input scaled as the regime scales that
+	 * cache from the paper's machine (its preset).
+	 */
+	const char *proportion_key;
 	/* for people, above the table: the machine (one line) */
 	void (*describe)(const struct ng_config *c, const char *workload);
 	const char *legend;		/* for people: what the columns mean */

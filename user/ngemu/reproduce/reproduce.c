@@ -52,7 +52,9 @@ static void reproduce_usage(FILE *out)
 		"figure's sweep in DIR/sweeps/ID) as 'ngemu sweep's into DIR, then put\n"
 		"each of the paper's headline claims beside ngemu's value (DIR/claims.csv,\n"
 		"claims.json) and each figure's values beside the paper's (a table and a\n"
-		"plot each: DIR/figures/, figures.csv, figures.json), all in report.md.\n"
+		"plot each: DIR/figures/, figures.csv, figures.json), and each\n"
+		"workload's input against its paper's at the regime's cache scale\n"
+		"(DIR/proportions.csv), all in report.md.\n"
 		"PAPER is a paper below; the paper's numbers come from\n"
 		"user/papers/PAPER/reproduce.txt (installed: share/ngemu/reproduce/\n"
 		"PAPER.txt; or --data FILE), each with its source; its preset, reference\n"
@@ -214,9 +216,14 @@ static bool takes_value(const char *a)
 	return k && k->type != NG_KEY_BOOL;
 }
 
+/*
+ * claims.csv, claims.json and report.md (with the figures and the
+ * proportions of the runs, whose options are @opts).
+ */
 static int write_outputs(const char *out, const char *paper,
 			 const struct rp_paper *p, unsigned int shown,
-			 const struct rp_row *r, unsigned int n, const char *sizes)
+			 const struct rp_row *r, unsigned int n, const char *sizes,
+			 char **opts, int nopts)
 {
 	static const char *const name[3] = { "claims.csv", "claims.json", "report.md" };
 	struct rp_claim_row rows[RP_MAX_CLAIMS];
@@ -269,6 +276,9 @@ static int write_outputs(const char *out, const char *paper,
 		"the figures' sweeps: sweeps/ID/.\n",
 		p->ref);
 	bad = rp_write_figures(out, p, r, n, md);
+	if (!bad)
+		bad = rp_write_proportions(md, out, paper, p->workloads, opts,
+					   nopts);
 	/* all three, or none where one failed: they are one report */
 	for (int i = 0; i < 3; i++) {
 		if (bad)
@@ -291,7 +301,7 @@ static int run_paper(const char *paper, const char *data, const char *out,
 	char path[1024], outbuf[256], sizes[512];
 	unsigned int n, shown = 0;
 	size_t missing = 0;
-	int nbase, sret, ret;
+	int nbase, sret, ret, nopts = sc - 1;
 	FILE *f;
 
 	f = data ? fopen(data, "r") : open_data(paper, path, sizeof(path));
@@ -342,7 +352,7 @@ static int run_paper(const char *paper, const char *data, const char *out,
 		shown += c->shown;
 	}
 	sizes_of(p, argv, argc, sizes, sizeof(sizes));
-	if (write_outputs(out, paper, p, shown, r, n, sizes))
+	if (write_outputs(out, paper, p, shown, r, n, sizes, sv + 1, nopts))
 		return NG_EXIT_FAIL;
 	printf("ngemu reproduce %s: %u of %u claims in the paper's direction, %zu points without a result: %s/report.md\n",
 	       paper, shown, p->n, missing, out);

@@ -121,6 +121,14 @@ void rp_claims_human(FILE *f, const struct rp_claim_row *rows, unsigned int n,
 int rp_write_summary(const char *dir, const struct rp_paper *p,
 		     const char dirs[][512], unsigned int n);
 
+/*
+ * Paper @paper's proportions (proportions.c): a section of report.md
+ * (@md) and OUT/proportions.csv, over @workloads (comma-separated) run
+ * with the options @opts. 0, or -1 after a message.
+ */
+int rp_write_proportions(FILE *md, const char *out, const char *paper,
+			 const char *workloads, char **opts, int nopts);
+
 /* A paper's data file; 0 or the usage error's exit status. */
 int rp_parse(FILE *f, const char *path, struct rp_paper *p);
 

@@ -113,6 +113,7 @@ const struct ng_paper ng_paper_carve = {
 	.norm = "ideal",
 	.cols = cols,
 	.ncols = NG_N(cols),
+	.proportion_key = "rdc-size",
 	.system_name = system_name,
 	.describe = describe,
 	.legend = "time_over_ideal: modeled time over the ideal's; speedup_over_numa_gpu: numa-gpu's\n"

@@ -100,6 +100,7 @@ const struct ng_paper ng_paper_coda = {
 	.ref = "fgp",
 	.cols = cols,
 	.ncols = NG_N(cols),
+	.proportion_key = "l2-size",
 	.describe = describe,
 	.legend = "speedup_vs_reference: fgp's modeled time / this one's; remote_fraction: requests\n"
 		  "homed on another GPU; remote_vs_reference: remote requests over fgp's; one_block,\n"

@@ -177,6 +177,7 @@ const struct ng_paper ng_paper_dualopt = {
 	.ref = "baseline",
 	.cols = cols,
 	.ncols = NG_N(cols),
+	.proportion_key = "rdma-size",
 	.system_name = system_name,
 	.describe = describe,
 	.legend = "speedup_vs_reference: the baseline's modeled time / this one's; _vs_reference:\n"

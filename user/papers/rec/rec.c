@@ -214,6 +214,7 @@ const struct ng_paper ng_paper_rec = {
 	.ref = "dir",
 	.cols = cols,
 	.ncols = NG_N(cols),
+	.proportion_key = "l2-size",
 	.system_name = system_name,
 	.describe = describe,
 	.legend = "speedup_vs_reference: dir's modeled time / this one's; l2_misses: without cold\n"

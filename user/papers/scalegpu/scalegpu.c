@@ -117,6 +117,7 @@ const struct ng_paper ng_paper_scalegpu = {
 	.ref = "full",
 	.cols = cols,
 	.ncols = NG_N(cols),
+	.proportion_key = "l2-size",
 	.system_name = system_name,
 	.describe = describe,
 	.legend = "speedup_vs_reference: full's modeled time / this one's (full: the data in device\n"
