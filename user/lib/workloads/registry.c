@@ -29,7 +29,7 @@ extern const struct ng_workload ng_wl_vectoradd, ng_wl_histogram, ng_wl_bank,
 /* CODA Table 2 */
 extern const struct ng_workload ng_wl_dc, ng_wl_nn, ng_wl_cc, ng_wl_tc,
 	ng_wl_hotspot3d, ng_wl_ge, ng_wl_dwt, ng_wl_nw, ng_wl_sad;
-extern const struct ng_workload ng_wl_cfd, ng_wl_hybridsort;
+extern const struct ng_workload ng_wl_cfd, ng_wl_hybridsort, ng_wl_mummergpu;
 extern const struct ng_workload ng_wl_bc, ng_wl_gc;
 /* CARVE Table II: AlexNet's conv2 (dnn/alexnet_conv.c) */
 extern const struct ng_workload ng_wl_alexnet_conv;
@@ -84,6 +84,7 @@ const struct ng_workload *const ng_workloads[] = {
 	&ng_wl_sad,		/* parboil/sad.c */
 	&ng_wl_cfd,		/* rodinia/cfd.c */
 	&ng_wl_hybridsort,	/* rodinia/hybridsort.c */
+	&ng_wl_mummergpu,	/* rodinia/mummergpu.c */
 	&ng_wl_alexnet_conv,	/* dnn/alexnet_conv.c */
 	&ng_wl_hpgmg,		/* proxy/hpgmg.c */
 	&ng_wl_comd,		/* proxy/comd.c */

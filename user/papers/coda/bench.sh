@@ -19,8 +19,8 @@ classes=${CLASSES:-"bfs:block-exclusive dc:block-exclusive pr:block-exclusive
 sssp:block-exclusive bc:block-exclusive gc:block-exclusive nw:block-exclusive
 km:core-exclusive ge:core-exclusive
 nn:core-exclusive spmv:core-exclusive sad:core-exclusive mm:core-exclusive
-cfd:core-exclusive cc:block-majority dwt:core-majority tc:sharing
-hotspot3d:sharing hybridsort:sharing"}
+cfd:core-exclusive cc:block-majority dwt:core-majority mummergpu:core-majority
+tc:sharing hotspot3d:sharing hybridsort:sharing"}
 size=${SIZE:+--size $SIZE}
 csv=$(mktemp)
 trap 'rm -f "$csv" "$csv.one" "$csv.paper"' EXIT
