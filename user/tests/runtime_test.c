@@ -284,6 +284,33 @@ TEST(placement_home)
 	EXPECT_EQ(3, ng_space_peek(&sp, p));
 	ng_free(&sp, &b);
 
+	ng_space_fini(&sp);
+
+	/*
+	 * host-share 12.5: one page in 8 of every buffer in host memory,
+	 * evenly, whatever the placement; the others where it puts them
+	 */
+	cfg.host_share = 12.5;
+	ASSERT_EQ(0, ng_space_init(&sp, &cfg, NULL, 1, err, sizeof(err)));
+	o.place = NG_PLACE_CGP;
+	ASSERT_EQ(0, ng_malloc(&sp, &b, 64 * 4096, &o, err, sizeof(err)));
+	p = (uintptr_t)b.ptr;
+	for (unsigned int k = 0; k < 64; k++) {
+		unsigned int want = k % 8 == 7 ? NG_HOME_HOST :
+				    (((p - (uintptr_t)sp.base) >> 12) + k) % 4;
+
+		EXPECT_EQ(want, ng_home(&sp, p + k * 4096, 0))
+			TH_LOG("page %u", k);
+	}
+	ng_free(&sp, &b);
+	o.place = NG_PLACE_FIRST_TOUCH;
+	ASSERT_EQ(0, ng_malloc(&sp, &b, 16 * 4096, &o, err, sizeof(err)));
+	p = (uintptr_t)b.ptr;
+	EXPECT_EQ(2, ng_home(&sp, p, 2));
+	EXPECT_EQ(NG_HOME_HOST, ng_home(&sp, p + 7 * 4096, 2));
+	EXPECT_EQ(NG_HOME_HOST, ng_home(&sp, p + 15 * 4096 + 100, 1));
+	ng_free(&sp, &b);
+
 	/* too big for the emulated memory: a clear error */
 	EXPECT_EQ(-ENOMEM, ng_malloc(&sp, &b, 1ULL << 30, &o, err, sizeof(err)));
 	EXPECT_NE(NULL, strstr(err, "do not fit"));

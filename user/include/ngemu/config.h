@@ -136,6 +136,12 @@ struct ng_config {
 	enum ng_placement placement;
 	unsigned int place_node;	/* GPU of NG_PLACE_NODE */
 	uint64_t fgp_granularity;	/* bytes per FGP chunk */
+	/*
+	 * CARVE Table V(b): this percentage of each device buffer's pages
+	 * lives in host memory, as a Unified Memory oversubscription leaves
+	 * them; the rest is placed as @placement says (0: none)
+	 */
+	double host_share;
 	enum ng_coda_chunk coda_chunk;
 	enum ng_coda_b coda_b;
 	enum ng_sched_kind sched;

@@ -49,6 +49,12 @@ static int kmod_init(struct ng_space *s, const struct ng_config *cfg,
 	struct ng_kmod *k;
 	int ret;
 
+	if (cfg->host_share > 0) {
+		/* the module homes a device buffer's pages on GPUs only */
+		ng_seterr(err, errlen,
+			  "host-share puts single pages of a device buffer in host memory, which numagpu.ko does not; use --backend user");
+		return -EINVAL;
+	}
 	ret = ng_topology_from_kmod(&topo, NULL, err, errlen);
 	if (ret)
 		return ret;

@@ -8,11 +8,26 @@
  */
 #include "runtime/placement.h"
 
+/*
+ * Whether page @i of a buffer is one of the @share of its pages that live
+ * in host memory: one every 1 / @share pages, evenly, so that every part
+ * of a structure (every GPU's share of it) loses as much. Which pages a
+ * Unified Memory runtime would leave in host memory depends on its
+ * eviction order, which CARVE does not give.
+ */
+static bool host_page(double share, uint64_t i)
+{
+	return share > 0 &&
+	       (uint64_t)((double)(i + 1) * share) != (uint64_t)((double)i * share);
+}
+
 uint8_t ng_placement_loc(const struct ng_space *s, const struct ng_buf *b,
 			 uint64_t pg0, uint64_t i)
 {
 	uint64_t page = 1ULL << s->page_shift;
 
+	if (host_page(s->host_share, i))
+		return NG_HOME_HOST;
 	switch (b->place) {
 	case NG_PLACE_FGP:
 		return NG_LOC_FGP;

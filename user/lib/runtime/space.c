@@ -76,6 +76,7 @@ int ng_space_init(struct ng_space *s, const struct ng_config *cfg,
 	s->page_shift = ilog2_u64(cfg->page);
 	s->fgp_shift = ilog2_u64(cfg->fgp_granularity);
 	s->chunk_capped = cfg->coda_chunk == NG_CODA_CHUNK_CAP;
+	s->host_share = cfg->host_share / 100;
 	s->capacity = cfg->mem_per_gpu * cfg->gpus;
 	/* as much again for host memory; it is only address space */
 	s->size = 2 * s->capacity;

@@ -75,6 +75,7 @@ struct ng_space {
 	const uint64_t *plan;		/* CODA's B by allocation order */
 	unsigned int nplan, plan_base;	/* from allocation plan_base on */
 	bool chunk_capped;		/* CODA's min(4 KB, B x N) */
+	double host_share;		/* host-share, as a fraction */
 	/*
 	 * First touches deferred to the end of the interval (user backend,
 	 * inside a modeled kernel): per GPU, the untouched pages it claimed.
