@@ -42,7 +42,8 @@ static void apply(struct ng_config *c)
 /* Its suite: the workloads of its experiments, as ngemu builds them. */
 static const char *const workloads[] = {
 	"spmv", "bfs", "pr", "mm", "km", "sssp", "dc", "bc", "gc", "nn", "cc",
-	"tc", "hotspot3d", "ge", "dwt", "nw", "sad", "cfd", "hybridsort", NULL,
+	"tc", "hotspot3d", "ge", "dwt", "nw", "sad", "cfd", "hybridsort",
+	"pr-road", "pr-rmat", NULL,
 };
 
 const struct ng_preset ng_preset_coda = {
