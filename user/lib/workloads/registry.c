@@ -20,6 +20,8 @@ extern const struct ng_workload ng_wl_xsbench;	/* proxy/xsbench.c */
 extern const struct ng_workload ng_wl_atax, ng_wl_c2d, ng_wl_fir, ng_wl_gemm,
 	ng_wl_gemv, ng_wl_j2d, ng_wl_lu, ng_wl_mm2, ng_wl_mm3, ng_wl_pr, ng_wl_sc,
 	ng_wl_st;
+/* CODA Fig. 12: pr on a regular and an irregular graph */
+extern const struct ng_workload ng_wl_pr_road, ng_wl_pr_rmat;
 /* DualOpt Table 2 */
 extern const struct ng_workload ng_wl_bicg, ng_wl_mm, ng_wl_mt, ng_wl_km,
 	ng_wl_aes, ng_wl_bs;
@@ -59,6 +61,8 @@ const struct ng_workload *const ng_workloads[] = {
 	&ng_wl_mm2,		/* polybench/mm2.c */
 	&ng_wl_mm3,		/* polybench/mm3.c */
 	&ng_wl_pr,		/* heteromark/pr.c */
+	&ng_wl_pr_road,		/* heteromark/pr.c */
+	&ng_wl_pr_rmat,		/* heteromark/pr.c */
 	&ng_wl_sc,		/* amdapp/sc.c */
 	&ng_wl_st,		/* shoc/st.c */
 	&ng_wl_bicg,		/* polybench/bicg.c */

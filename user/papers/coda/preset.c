@@ -43,7 +43,7 @@ static void apply(struct ng_config *c)
 static const char *const workloads[] = {
 	"spmv", "bfs", "pr", "mm", "km", "sssp", "dc", "bc", "gc", "nn", "cc",
 	"tc", "hotspot3d", "ge", "dwt", "nw", "sad", "cfd", "hybridsort",
-	"mummergpu", NULL,
+	"mummergpu", "pr-road", "pr-rmat", NULL,
 };
 
 const struct ng_preset ng_preset_coda = {

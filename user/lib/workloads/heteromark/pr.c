@@ -16,14 +16,31 @@
  * 4); the values take as much, the row offsets and the two rank vectors
  * a tenth of it together: narrays 2 counts the first two. Default 4
  * iterations (Hetero-Mark: 16 at MGPUSim's default).
+ *
+ * pr-road and pr-rmat are the same kernels on workloads/inputs' graphs
+ * (pr_graph.c), for CODA's Fig. 12, which runs PageRank on four real
+ * graphs ordered by the coefficient of variation (CoV) of their degrees
+ * and finds CODA helps the regular ones (55%) more than the irregular
+ * (5%). Their rows are the graph's, symmetric, so a page's in-links are
+ * its out-links and a value is 1 / the linking page's row length. --size
+ * is still the bytes of the column indices as drawn: pr-road has size /
+ * 4 / 2.7 pages (the road map's mean degree; 97,090 at the default, CoV
+ * 0.36 against pr's 0.22 in-links and 0.29 out-links), pr-rmat size / 4
+ * / 32 (Graph500's 2 x edgefactor draws a vertex: the default is scale
+ * 13, whose merged repeats leave 0.78 MiB of indices, a mean degree of
+ * 24.9, a biggest hub of 2257 links and a CoV of 3.13), relabelled as
+ * Graph500's reference does, so that the hubs' rows and ranks are
+ * anywhere rather than all in GPU 0's first pages. A hub's row is one
+ * work-group's, dozens of rounds of 64 nonzeros against a road page's
+ * one round of three. pr keeps its uniform graph: REC's and CODA's runs
+ * of pr are on it.
  */
 #include <stdlib.h>
 
+#include "workloads/heteromark/pr_graph.h"
 #include "workloads/wl.h"
 
 #define PR_WG		64	/* work-items per row */
-#define PR_MIN_DEG	8
-#define PR_DEG_SPAN	9	/* degrees 8..16 */
 /* a nonzero: loop test, two addresses, the gather's address, a multiply-add */
 #define PR_INSTS_NZ	6
 /* a reduction step: the test, the partner's address, an add, the barrier */
@@ -36,54 +53,6 @@ struct pr_args {
 	float *x, *y;
 	uint32_t n;
 };
-
-struct pr_graph {
-	uint32_t *rowp, *col;
-	float *val;
-	uint32_t n, nnz;
-};
-
-static void pr_graph_free(struct pr_graph *g)
-{
-	free(g->rowp);
-	free(g->col);
-	free(g->val);
-}
-
-/* Rows of 8-16 random in-links, each valued 1 / out-degree of its source. */
-static int pr_graph_make(struct pr_graph *g, uint32_t n, uint64_t nnz_max,
-			 uint64_t seed)
-{
-	uint32_t *outdeg = calloc(n, sizeof(*outdeg));
-	uint64_t k = 0;
-
-	g->n = n;
-	g->rowp = malloc(((size_t)n + 1) * sizeof(*g->rowp));
-	g->col = malloc(nnz_max * sizeof(*g->col));
-	g->val = malloc(nnz_max * sizeof(*g->val));
-	if (!outdeg || !g->rowp || !g->col || !g->val) {
-		free(outdeg);
-		pr_graph_free(g);
-		return -ENOMEM;
-	}
-	for (uint32_t i = 0; i < n; i++) {
-		uint64_t h = wlc_hash(seed * 0x9a9a + i);
-		unsigned int d = PR_MIN_DEG + (unsigned int)(h % PR_DEG_SPAN);
-
-		g->rowp[i] = (uint32_t)k;
-		for (unsigned int e = 0; e < d && k < nnz_max; e++) {
-			g->col[k] = (uint32_t)(wlc_hash(h + e + 1) % n);
-			outdeg[g->col[k]]++;
-			k++;
-		}
-	}
-	g->rowp[n] = (uint32_t)k;
-	g->nnz = (uint32_t)k;
-	for (uint64_t e = 0; e < k; e++)
-		g->val[e] = 1.0f / (float)outdeg[g->col[e]];
-	free(outdeg);
-	return 0;
-}
 
 /* Untimed: block b copies its share of the host's graph into the buffers. */
 struct pr_init {
@@ -220,8 +189,10 @@ static void pr_ref(const struct pr_graph *g, const float *x, float *y)
 	}
 }
 
-static int pr_run(struct ng_system *sys, const struct ng_bench_opts *o,
-		  struct ng_bench_result *r, char *err, size_t errlen)
+/* pr, pr-road or pr-rmat (@name, for messages): pr's kernels on @kind */
+static int pr_run_on(struct ng_system *sys, const struct ng_bench_opts *o,
+		     struct ng_bench_result *r, char *err, size_t errlen,
+		     const char *name, enum wl_graph_kind kind)
 {
 	struct wlc c;
 	struct ng_buf bp = { 0 }, bc = { 0 }, bv = { 0 }, bx = { 0 }, by = { 0 };
@@ -229,23 +200,30 @@ static int pr_run(struct ng_system *sys, const struct ng_bench_opts *o,
 	struct pr_args a = { 0 };
 	struct pr_init in;
 	float *rx = NULL, *ry = NULL;
-	uint64_t nnz = o->size / 4;
+	uint64_t nnz = o->size / 4, pages = pr_pages(kind, o->size);
 	uint32_t n;
 	char ok[128];
 	int ret;
 
 	wlc_init(&c, sys, o, r, err, errlen);
-	/* about 12 in-links a page on average */
-	n = nnz / 12 > UINT32_MAX / 2 ? UINT32_MAX / 2 : (uint32_t)(nnz / 12);
-	if (n < PR_WG) {
-		ng_seterr(err, errlen, "pr: size must hold the links of %u pages (%u bytes) at least",
-			  PR_WG, PR_WG * 12 * 4);
+	if (pages < PR_WG) {
+		ng_seterr(err, errlen, "%s: size must hold the links of %u pages (%llu bytes) at least",
+			  name, PR_WG,
+			  (unsigned long long)pr_size_min(kind, PR_WG));
 		return -EINVAL;
 	}
-	ret = pr_graph_make(&g, n, nnz, c.cfg->seed);
+	/* pr's own graph has room for more than workloads/inputs' */
+	if (kind != WL_GRAPH_UNIFORM && pages > PR_INPUT_MAX) {
+		ng_seterr(err, errlen, "%s: size must hold at most the links of 2^26 pages (%llu bytes)",
+			  name,
+			  (unsigned long long)pr_size_min(kind, PR_INPUT_MAX + 1) - 4);
+		return -EINVAL;
+	}
+	n = pages > UINT32_MAX / 2 ? UINT32_MAX / 2 : (uint32_t)pages;
+	ret = pr_graph_make(&g, kind, n, nnz, c.cfg->seed);
 	if (ret) {
-		ng_seterr(err, errlen, "pr: out of memory for the graph");
-		return ret;
+		ng_seterr(err, errlen, "%s: out of memory for the graph", name);
+		goto out;
 	}
 	ret = wlc_alloc(&c, &bp, ((uint64_t)n + 1) * 4, -1);
 	if (!ret)
@@ -287,7 +265,7 @@ static int pr_run(struct ng_system *sys, const struct ng_bench_opts *o,
 	ry = malloc((size_t)n * 4);
 	if (!rx || !ry) {
 		ret = -ENOMEM;
-		ng_seterr(err, errlen, "pr: out of memory");
+		ng_seterr(err, errlen, "%s: out of memory", name);
 		goto out;
 	}
 	for (uint32_t i = 0; i < n; i++)
@@ -318,6 +296,24 @@ out:
 	return ret;
 }
 
+static int pr_run(struct ng_system *sys, const struct ng_bench_opts *o,
+		  struct ng_bench_result *r, char *err, size_t errlen)
+{
+	return pr_run_on(sys, o, r, err, errlen, "pr", WL_GRAPH_UNIFORM);
+}
+
+static int pr_run_road(struct ng_system *sys, const struct ng_bench_opts *o,
+		       struct ng_bench_result *r, char *err, size_t errlen)
+{
+	return pr_run_on(sys, o, r, err, errlen, "pr-road", WL_GRAPH_ROAD);
+}
+
+static int pr_run_rmat(struct ng_system *sys, const struct ng_bench_opts *o,
+		       struct ng_bench_result *r, char *err, size_t errlen)
+{
+	return pr_run_on(sys, o, r, err, errlen, "pr-rmat", WL_GRAPH_RMAT);
+}
+
 const struct ng_workload ng_wl_pr = {
 	.name = "pr",
 	.desc = "Hetero-Mark PageRank: vector CSR, 64 work-items a page, irregular reads of the ranks",
@@ -328,4 +324,28 @@ const struct ng_workload ng_wl_pr = {
 	.default_iters = 4,
 	.narrays = 2,
 	.run = pr_run,
+};
+
+const struct ng_workload ng_wl_pr_road = {
+	.name = "pr-road",
+	.desc = "Hetero-Mark PageRank (pr's kernels) on a road network: few, local links a page, a regular graph",
+	.input = "road: a planar road map, ids by 32 x 32 tiles, mean degree 2.7, degree CoV 0.36 (97,090 pages at the default); CODA Fig. 12's regular graphs are files ngemu has not",
+	.default_size = 1ULL << 20,
+	.paper_ref = "CODA Fig. 12: PageRank on graphs by degree CoV (no sizes given)",
+	.default_iters = 4,
+	/* size x 3.1: indices 1, values 1, offsets and the ranks 0.37 each */
+	.narrays = 4,
+	.run = pr_run_road,
+};
+
+const struct ng_workload ng_wl_pr_rmat = {
+	.name = "pr-rmat",
+	.desc = "Hetero-Mark PageRank (pr's kernels) on Graph500's R-MAT: hubs of thousands of links, an irregular graph",
+	.input = "rmat: Graph500's R-MAT, relabelled, mean degree 24.9, max 2257, degree CoV 3.13 (scale 13 at the default); CODA Fig. 12's irregular graphs are files ngemu has not",
+	.default_size = 1ULL << 20,
+	.paper_ref = "CODA Fig. 12: PageRank on graphs by degree CoV (no sizes given)",
+	.default_iters = 4,
+	/* size x 2.0: indices 0.8, values 0.8, offsets and ranks 0.125 each */
+	.narrays = 2,
+	.run = pr_run_rmat,
 };
