@@ -27,6 +27,18 @@ static const struct ng_paper_system systems[] = {
 	  "replicate=none rdc-size=0 directory=off placement=coda sched=coda coda-chunk=cap", NULL, false },
 	{ "coda-uncapped", "CODA with chunks of B x N (no 4 KB cap)",
 	  "replicate=none rdc-size=0 directory=off placement=coda sched=coda coda-chunk=uncapped", NULL, false },
+	{ "fgp-affinity", "FGP only with affinity scheduling (Fig. 15): a block's GPU by its data, as coda's",
+	  "replicate=none rdc-size=0 directory=off placement=fgp sched=coda", NULL, false },
+	/*
+	 * Fig. 14's centralized GPU, all the SMs and memories behind one
+	 * crossbar: links that cost nothing, so a request pays only its
+	 * home memory's bandwidth and latency, and how evenly the placement
+	 * spreads the requests over the memories is what differs
+	 */
+	{ "central-fgp", "a centralized GPU (Fig. 14): the GPUs' SMs and memories behind a free crossbar, FGP interleave",
+	  "replicate=none rdc-size=0 directory=off placement=fgp sched=rr topology=switch link-latency=0 link-bw=1000000", NULL, false },
+	{ "central-cgp", "a centralized GPU (Fig. 14) with 4 KB pages round-robin over its memories",
+	  "replicate=none rdc-size=0 directory=off placement=cgp sched=rr topology=switch link-latency=0 link-bw=1000000", NULL, false },
 };
 
 /* The preset (4 GPUs of 4 SMs, 16 GB/s links), with the page profile. */
@@ -90,13 +102,14 @@ static void describe(const struct ng_config *c, const char *wl)
 
 const struct ng_paper ng_paper_coda = {
 	.name = "coda",
-	.title = "CODA: co-locating computation and data (Table 2's 19 built workloads)",
+	.title = "CODA: co-locating computation and data (Table 2's 20 workloads)",
 	.preset = "coda",
 	.systems = systems,
 	.nsystems = NG_N(systems),
 	.regime = regime,
 	.nregime = NG_N(regime),
 	.defaults = "fgp,cgp,cgp-ft,cgp-mig,coda,coda-uncapped",
+	.reproduce = "fgp,cgp,cgp-ft,cgp-mig,coda,coda-uncapped,fgp-affinity,central-fgp,central-cgp",
 	.ref = "fgp",
 	.cols = cols,
 	.ncols = NG_N(cols),
