@@ -65,10 +65,12 @@ static int repl_create(struct ng_model *m, void **priv, char *err, size_t errlen
 		p->ngpus = m->cfg->gpus;
 		p->npages = m->space->npages;
 	}
-	/* the ideal needs no page state */
+	/* the ideal keeps only which pages each GPU holds a copy of */
 	if (ok && !p->ideal) {
 		p->page = calloc(p->npages, sizeof(*p->page));
 		ok = p->page;
+	}
+	if (ok) {
 		for (unsigned int g = 0; ok && g < p->ngpus; g++) {
 			p->own[g] = calloc((p->npages + 63) / 64, sizeof(uint64_t));
 			ok = p->own[g];
@@ -111,16 +113,24 @@ static void repl_route(void *priv, struct ng_sm *sm, struct ng_req *r)
 
 	if (r->home >= NG_HOME_HOST)
 		return;
+	pg = (r->line - (uintptr_t)m->space->base) >> m->space->page_shift;
+	own = &p->own[r->gpu][pg / 64];
+	mine = *own >> (pg % 64) & 1;
 	if (p->ideal) {
+		/*
+		 * a copy of every page a GPU reaches, free; counted, as
+		 * unbounded replication's memory (CARVE sec. I: 2.4x)
+		 */
+		if (r->home != r->gpu && !mine) {
+			*own |= 1ULL << (pg % 64);
+			sm->ctr.v[NG_CTR_REPL_PAGES]++;
+		}
 		r->home = r->gpu;
 		return;
 	}
-	pg = (r->line - (uintptr_t)m->space->base) >> m->space->page_shift;
 	v = atomic_load_explicit(&p->page[pg], memory_order_relaxed);
 	if (v & REPL_RW)
 		return;
-	own = &p->own[r->gpu][pg / 64];
-	mine = *own >> (pg % 64) & 1;
 	if (r->op != NG_OP_LOAD) {
 		if (v || mine)
 			log_page(&p->written[r->gpu][r->home], pg);

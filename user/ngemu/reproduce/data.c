@@ -37,7 +37,7 @@ static bool metric_ok(const char *m)
 	return !strcmp(m, "speedup") || !strcmp(m, "traffic") ||
 	       !strcmp(m, "remote") || !strcmp(m, "link-share") ||
 	       !strcmp(m, "l2-miss") || !strcmp(m, "unnec-inv") ||
-	       !strcmp(m, "latency");
+	       !strcmp(m, "latency") || !strcmp(m, "memory");
 }
 
 /*
@@ -383,15 +383,17 @@ int rp_parse(FILE *f, const char *path, struct rp_paper *p)
 
 /*
  * The columns of results.csv a row reads; l2_misses and inv_evict_hits
- * only REC's runs have, mem_latency_ns runs from before it existed lack.
+ * only REC's runs have, footprint and repl_bytes CARVE's, mem_latency_ns
+ * runs from before it existed lack.
  */
 enum {
 	RC_VERIFIED, RC_T, RC_REMOTE, RC_BYTES, RC_LINK, RC_L2M, RC_UNNEC,
-	RC_LAT, RC_N
+	RC_LAT, RC_FOOT, RC_REPL, RC_N
 };
 static const char *const rc_name[RC_N] = {
 	"verified", "modeled_s", "remote_fraction", "link_bytes",
 	"link_fraction", "l2_misses", "inv_evict_hits", "mem_latency_ns",
+	"footprint", "repl_bytes",
 };
 #define RC_MAXF	24
 
@@ -459,6 +461,11 @@ unsigned int rp_read_rows(const char *dir, struct rp_row *r,
 		r[n].l2_miss = count(fld, k, col, RC_L2M);
 		r[n].unnec_inv = count(fld, k, col, RC_UNNEC);
 		r[n].mem_lat = count(fld, k, col, RC_LAT);
+		r[n].mem = count(fld, k, col, RC_FOOT);
+		if (r[n].mem >= 0 && count(fld, k, col, RC_REPL) >= 0)
+			r[n].mem += count(fld, k, col, RC_REPL);
+		else
+			r[n].mem = -1;
 		n++;
 	}
 	fclose(f);
@@ -509,6 +516,9 @@ bool rp_parts(const char *metric, const struct rp_row *a,
 	} else if (!strcmp(metric, "latency")) {
 		num = a->mem_lat;
 		den = b->mem_lat;
+	} else if (!strcmp(metric, "memory")) {
+		num = a->mem;
+		den = b->mem;
 	} else {
 		num = a->link;
 		den = b->link;

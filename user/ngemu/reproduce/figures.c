@@ -207,6 +207,7 @@ static void metric_label(const char *m, const char *ref, char *buf,
 			 !strcmp(m, "l2-miss") ? "L2 misses (not cold)" :
 			 !strcmp(m, "unnec-inv") ? "unnecessary invalidations" :
 			 !strcmp(m, "latency") ? "average memory latency" :
+			 !strcmp(m, "memory") ? "memory taken (footprint and replicas)" :
 			 "share of requests served over a link", ref);
 }
 

@@ -17,7 +17,8 @@
  * l2-miss and unnec-inv (REC's counts: L2 misses but cold ones, and the
  * invalidations a directory eviction sent to lines a sharer still held),
  * latency (the average latency of every memory request, issue to
- * completion).
+ * completion), memory (the bytes the data takes: the footprint and its
+ * replicas).
  * Only workloads whose runs verified enter a mean. Its direction is the
  * side of 1 the ratio is on.
  */
@@ -265,7 +266,8 @@ static int write_outputs(const char *out, const char *paper,
 		"traffic: link bytes, remote: remote requests' share, link-share: share of\n"
 		"requests served over a link, l2-miss: L2 misses but cold ones, unnec-inv:\n"
 		"invalidations a directory eviction sent to lines a sharer held, latency: the\n"
-		"average latency of every memory request, each the system's / the\n"
+		"average latency of every memory request, memory: the bytes the data takes\n"
+		"(footprint and replicas), each the system's / the\n"
 		"reference's. Each claim\n"
 		"names its mean over the workloads: gmean, amean or hmean of the ratios, or sums\n"
 		"(the ratio of their sums); only workloads whose runs verified and whose ratio\n"

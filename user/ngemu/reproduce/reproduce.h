@@ -82,6 +82,7 @@ struct rp_row {
 	/* REC's: L2 misses without cold ones, unnecessary invalidations; -1: none */
 	double l2_miss, unnec_inv;
 	double mem_lat;			/* average memory latency, ns; -1: none */
+	double mem;			/* footprint + replicas, bytes; -1: none */
 };
 
 /* reproduce all runs the papers of the registry (ngemu/paper.h), at most: */
@@ -146,7 +147,8 @@ const struct rp_row *rp_find_row(const struct rp_row *r, unsigned int n,
  * requests served over a link), l2-miss (L2 misses, cold ones excluded),
  * unnec-inv (evict-initiated invalidations of lines a sharer's L2 held),
  * latency (every memory request's average issue-to-completion time),
- * each @a's / @b's; NAN when undefined (a row missing, a count the runs
+ * memory (the bytes the data takes: footprint and replicas), each @a's /
+ * @b's; NAN when undefined (a row missing, a count the runs
  * do not report, or nothing in @b).
  */
 double rp_ratio(const char *metric, const struct rp_row *a,

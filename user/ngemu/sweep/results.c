@@ -69,10 +69,12 @@ static const char *const sw_fields[] = {
  * Fields only some runs report (REC's "rec" object: its L2 misses but
  * cold ones, and the invalidations a directory eviction sent to lines a
  * sharer still held; the average memory latency, which runs from before
- * it existed lack): blank where a point has none.
+ * it existed lack; CARVE's footprint and its replicas' bytes): blank
+ * where a point has none.
  */
 static const char *const sw_opt_fields[] = {
-	"l2_misses", "inv_evict_hits", "mem_latency_ns",
+	"l2_misses", "inv_evict_hits", "mem_latency_ns", "footprint",
+	"repl_bytes",
 };
 #define SW_NOPT (sizeof(sw_opt_fields) / sizeof(sw_opt_fields[0]))
 

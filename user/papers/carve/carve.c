@@ -26,6 +26,8 @@ static const struct ng_paper_system systems[] = {
 	  "replicate=none coherence=hwc directory=off", NULL, false },
 	{ "ideal", "every access local, zero coherence cost (replicate all)",
 	  "replicate=all rdc-size=0 directory=off", NULL, false },
+	{ "page-mig", "NUMA-GPU + page migration: a page moves to the first GPU that reaches it remotely",
+	  "replicate=none rdc-size=0 directory=off migrate=first-touch", NULL, false },
 };
 
 /*
@@ -109,6 +111,7 @@ const struct ng_paper ng_paper_carve = {
 	.regime = regime,
 	.nregime = NG_N(regime),
 	.defaults = "numa-gpu,repl-ro,carve-swc,carve-hwc,carve-none,ideal",
+	.reproduce = "numa-gpu,repl-ro,carve-swc,carve-hwc,carve-none,ideal,page-mig",
 	.ref = "numa-gpu",
 	.norm = "ideal",
 	.cols = cols,
