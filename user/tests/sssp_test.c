@@ -12,6 +12,8 @@
 
 #include "ng_test.h"
 
+#include "coda_fgp.h"
+
 #include "ngemu/config.h"
 #include "ngemu/runtime/system.h"
 #include "ngemu/workloads/workload.h"
@@ -47,16 +49,10 @@ static int run(bool deterministic, bool corrupt, struct trace *t,
 	       struct ng_bench_result *r, char *err, size_t errlen)
 {
 	struct ng_bench_opts o = { .corrupt = corrupt };
-	struct ng_config cfg;
 	struct ng_system *sys;
 	int ret;
 
-	if (ng_config_preset(&cfg, "coda", err, errlen) ||
-	    ng_config_set(&cfg, "placement", "fgp", err, errlen) ||
-	    ng_config_set(&cfg, "threads", "2", err, errlen))
-		return -EINVAL;
-	cfg.deterministic = deterministic;
-	ret = ng_system_create(&sys, &cfg, err, errlen);
+	ret = coda_fgp_system(&sys, deterministic, err, errlen);
 	if (ret)
 		return ret;
 	if (t) {
