@@ -137,9 +137,10 @@ struct ng_config {
 	unsigned int place_node;	/* GPU of NG_PLACE_NODE */
 	uint64_t fgp_granularity;	/* bytes per FGP chunk */
 	/*
-	 * CARVE Table V(b): this percentage of each device buffer's pages
-	 * lives in host memory, as a Unified Memory oversubscription leaves
-	 * them; the rest is placed as @placement says (0: none)
+	 * CARVE Table V(b): this percentage of the pages (chosen by a hash
+	 * of their number) lives in host memory, as a Unified Memory
+	 * oversubscription leaves them; the rest is placed as @placement
+	 * says (0: none)
 	 */
 	double host_share;
 	enum ng_coda_chunk coda_chunk;

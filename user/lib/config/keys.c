@@ -125,7 +125,7 @@ static const struct ng_key core_keys[] = {
 	NG_KEY_NUM("fgp-granularity", NG_KEY_SIZE, fgp_granularity, 4, 1ULL << 30,
 		   "FGP interleave chunk, bytes"),
 	NG_KEY_NUM("host-share", NG_KEY_DOUBLE, host_share, 0, 100,
-		   "% of each buffer's pages in host memory, spread evenly (CARVE Table V(b)'s spilled footprint; user backend)"),
+		   "% of the pages in host memory, chosen by a hash of their number (CARVE Table V(b)'s spilled footprint; user backend)"),
 	NG_KEY_CHOICE("coda-chunk", coda_chunk, ng_coda_chunk_names,
 		      "CODA's chunk: cap (min(4 KB, B x N), the paper's Equation 2) or uncapped (B x N)"),
 	NG_KEY_CHOICE("coda-b", coda_b, ng_coda_b_names,

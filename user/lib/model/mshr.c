@@ -98,10 +98,11 @@ unsigned int ng_fine_units(uint64_t mask, unsigned int gran)
 static uint64_t fine_cover(uint64_t mask, unsigned int gran)
 {
 	unsigned int per = gran / 4;
-	uint64_t group = per >= 64 ? ~0ULL : (1ULL << per) - 1, cover = 0;
+	uint64_t group, cover = 0;
 
 	if (per >= 64)
 		return mask ? ~0ULL : 0;
+	group = (1ULL << per) - 1;
 	for (unsigned int at = 0; at < 64; at += per)
 		if (mask & (group << at))
 			cover |= group << at;

@@ -9,16 +9,25 @@
 #include "runtime/placement.h"
 
 /*
- * Whether page @i of a buffer is one of the @share of its pages that live
- * in host memory: one every 1 / @share pages, evenly, so that every part
- * of a structure (every GPU's share of it) loses as much. Which pages a
- * Unified Memory runtime would leave in host memory depends on its
- * eviction order, which CARVE does not give.
+ * Whether page @pg of the space is one of the @share of pages that live
+ * in host memory: chosen by a hash of the page's number, so that every
+ * buffer, small ones too, spills its share on average and no GPU loses
+ * more than another under a round-robin placement (a period of pages
+ * would line up with CGP's). Which pages a Unified Memory runtime leaves
+ * in host memory depends on its eviction order, which CARVE does not
+ * give: uncorrelated with the placement is the choice that favours none.
  */
-static bool host_page(double share, uint64_t i)
+static bool host_page(double share, uint64_t pg)
 {
-	return share > 0 &&
-	       (uint64_t)((double)(i + 1) * share) != (uint64_t)((double)i * share);
+	uint64_t z = pg + 0x9e3779b97f4a7c15ULL;
+
+	if (share <= 0)
+		return false;
+	/* splitmix64's finalizer */
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	z ^= z >> 31;
+	return (double)(z >> 11) < share * (double)(1ULL << 53);
 }
 
 uint8_t ng_placement_loc(const struct ng_space *s, const struct ng_buf *b,
@@ -26,7 +35,7 @@ uint8_t ng_placement_loc(const struct ng_space *s, const struct ng_buf *b,
 {
 	uint64_t page = 1ULL << s->page_shift;
 
-	if (host_page(s->host_share, i))
+	if (host_page(s->host_share, pg0 + i))
 		return NG_HOME_HOST;
 	switch (b->place) {
 	case NG_PLACE_FGP:

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../out_file.h"
 #include "reproduce.h"
 #include "ngemu/config.h"
 #include "ngemu/paper.h"
@@ -30,35 +29,43 @@ static uint64_t key_bytes(const struct ng_config *c, const struct ng_key *k)
 }
 
 /*
- * The bytes of @key in @np's paper machine (*paper) and in its regime
- * with the options @opts over it (*regime). 0, or -EINVAL when the key is
- * not a size or the options do not make a configuration.
+ * The bytes of @k in preset @preset, the paper's machine (*paper), and in
+ * @np's regime with the options @opts over it (*regime). 0, or -EINVAL
+ * with why in @err.
  */
-static int cache_sizes(const struct ng_paper *np, const struct ng_key *k,
-		       char **opts, int nopts, uint64_t *paper,
-		       uint64_t *regime)
+static int cache_sizes(const struct ng_paper *np, const char *preset,
+		       const struct ng_key *k, char **opts, int nopts,
+		       uint64_t *paper, uint64_t *regime, char *err,
+		       size_t errlen)
 {
-	char *v[PR_MAX_ARGS], *rest[PR_MAX_ARGS], err[256];
+	char *v[PR_MAX_ARGS], *rest[PR_MAX_ARGS];
 	struct ng_config c;
 	int n = 0, nrest;
 
-	if (k->type != NG_KEY_SIZE && k->type != NG_KEY_SIZE_PCT)
+	if (k->type != NG_KEY_SIZE && k->type != NG_KEY_SIZE_PCT) {
+		snprintf(err, errlen, "%s is not a size", k->name);
 		return -EINVAL;
-	if (ng_config_preset(&c, np->preset, err, sizeof(err)))
+	}
+	if (ng_config_preset(&c, preset, err, errlen))
 		return -EINVAL;
 	ng_config_resolve(&c);
 	*paper = key_bytes(&c, k);
 	v[n++] = "reproduce";
 	v[n++] = "--system";
-	v[n++] = (char *)np->preset;
+	v[n++] = (char *)preset;
 	for (unsigned int i = 0; i < np->nregime && n < PR_MAX_ARGS; i++)
 		v[n++] = (char *)np->regime[i];
 	for (int i = 0; i < nopts && n < PR_MAX_ARGS; i++)
 		v[n++] = opts[i];
 	if (ng_config_from_args(&c, n, v, rest, PR_MAX_ARGS, &nrest, err,
-				sizeof(err)))
+				errlen))
 		return -EINVAL;
 	*regime = key_bytes(&c, k);
+	if (!*paper || !*regime) {
+		snprintf(err, errlen, "%s is 0 in the %s", k->name,
+			 *paper ? "regime" : "paper's preset");
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -121,28 +128,30 @@ static void row(FILE *md, FILE *csv, const struct ng_workload *w,
 	fprintf(csv, "\",%.0f,%.6g\n", scaled, (double)used / scaled);
 }
 
-int rp_write_proportions(FILE *md, const char *out, const char *paper,
-			 const char *workloads, char **opts, int nopts)
+int rp_write_proportions(FILE *md, FILE *csv, const char *paper,
+			 const char *preset, const char *workloads,
+			 char **opts, int nopts)
 {
 	const struct ng_paper *np = ng_paper_find(paper);
 	const char *size = size_opt(opts, nopts);
-	char wls[1024], path[1024], b1[32], b2[32], *save = NULL;
+	char wls[1024], err[256] = "", b1[32], b2[32], *save = NULL;
 	uint64_t pc, rc;
 	const struct ng_key *k;
-	struct out_file o;
 	double scale;
 
 	if (!np || !np->proportion_key)
 		return 0;
 	k = ng_config_find_key(np->proportion_key);
-	if (!k || cache_sizes(np, k, opts, nopts, &pc, &rc) || !pc || !rc) {
-		fprintf(md, "\n## Proportions\n\nNot known: %s is not a cache size of this regime.\n",
+	if (!k) {
+		fprintf(md, "\n## Proportions\n\nNot known: no key %s.\n",
 			np->proportion_key);
 		return 0;
 	}
-	snprintf(path, sizeof(path), "%s/proportions.csv", out);
-	if (out_open(&o, "reproduce", path))
-		return -1;
+	if (cache_sizes(np, preset, k, opts, nopts, &pc, &rc, err,
+			sizeof(err))) {
+		fprintf(md, "\n## Proportions\n\nNot known: %s.\n", err);
+		return 0;
+	}
 	scale = (double)pc / (double)rc;
 	fprintf(md, "\n## Proportions\n\n"
 		"The regime's `%s` is %s where the paper's machine has %s (1/%.4g):\n"
@@ -155,14 +164,14 @@ int rp_write_proportions(FILE *md, const char *out, const char *paper,
 		"|---|---|---|---|---|\n",
 		np->proportion_key, ng_format_bytes(rc, b1, sizeof(b1)),
 		ng_format_bytes(pc, b2, sizeof(b2)), scale, scale);
-	fprintf(o.f, "workload,size_bytes,paper_bytes,paper_source,at_scale_bytes,ratio\n");
+	fprintf(csv, "workload,size_bytes,paper_bytes,paper_source,at_scale_bytes,ratio\n");
 	snprintf(wls, sizeof(wls), "%s", workloads);
 	for (char *w = strtok_r(wls, ",", &save); w;
 	     w = strtok_r(NULL, ",", &save)) {
 		const struct ng_workload *wl = ng_workload_find(w);
 
 		if (wl)
-			row(md, o.f, wl, size_used(wl, size), scale);
+			row(md, csv, wl, size_used(wl, size), scale);
 	}
-	return out_commit(&o) ? -1 : 0;
+	return 1;
 }

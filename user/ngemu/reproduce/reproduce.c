@@ -226,15 +226,16 @@ static int write_outputs(const char *out, const char *paper,
 			 const struct rp_row *r, unsigned int n, const char *sizes,
 			 char **opts, int nopts)
 {
-	static const char *const name[3] = { "claims.csv", "claims.json", "report.md" };
+	static const char *const name[4] = { "claims.csv", "claims.json",
+					     "report.md", "proportions.csv" };
 	struct rp_claim_row rows[RP_MAX_CLAIMS];
-	struct out_file o[3];
+	struct out_file o[4];
 	char path[1024];
 	FILE *csv, *md, *js;
 	struct ng_json j;
-	int bad = 0;
+	int bad = 0, props = 0;
 
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 4; i++) {
 		snprintf(path, sizeof(path), "%s/%s", out, name[i]);
 		if (out_open(&o[i], "reproduce", path)) {
 			while (i--)
@@ -279,15 +280,18 @@ static int write_outputs(const char *out, const char *paper,
 		p->ref);
 	bad = rp_write_figures(out, p, r, n, md);
 	if (!bad)
-		bad = rp_write_proportions(md, out, paper, p->workloads, opts,
-					   nopts);
-	/* all three, or none where one failed: they are one report */
-	for (int i = 0; i < 3; i++) {
-		if (bad)
+		props = rp_write_proportions(md, o[3].f, paper, p->preset,
+					     p->workloads, opts, nopts);
+	/* all four, or none where one failed: they are one report */
+	for (int i = 0; i < 4; i++) {
+		if (bad || (i == 3 && !props))
 			out_abort(&o[i]);
 		else
 			bad = out_commit(&o[i]);
 	}
+	/* no proportions for this run: none of an earlier one either */
+	if (!bad && !props)
+		unlink(o[3].path);
 	return bad ? -1 : 0;
 }
 

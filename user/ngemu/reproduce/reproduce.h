@@ -124,11 +124,13 @@ int rp_write_summary(const char *dir, const struct rp_paper *p,
 
 /*
  * Paper @paper's proportions (proportions.c): a section of report.md
- * (@md) and OUT/proportions.csv, over @workloads (comma-separated) run
- * with the options @opts. 0, or -1 after a message.
+ * (@md) and proportions.csv (@csv), over @workloads (comma-separated) run
+ * on preset @preset with the options @opts. 1 when it wrote them, 0 when
+ * the paper names no cache to hold inputs against (nothing written).
  */
-int rp_write_proportions(FILE *md, const char *out, const char *paper,
-			 const char *workloads, char **opts, int nopts);
+int rp_write_proportions(FILE *md, FILE *csv, const char *paper,
+			 const char *preset, const char *workloads,
+			 char **opts, int nopts);
 
 /* A paper's data file; 0 or the usage error's exit status. */
 int rp_parse(FILE *f, const char *path, struct rp_paper *p);

@@ -28,7 +28,10 @@ uint64_t pr_pages(enum wl_graph_kind kind, uint64_t size);
 /* The least --size whose pr_pages() is @pages at least (a word a link). */
 uint64_t pr_size_min(enum wl_graph_kind kind, uint64_t pages);
 
-/* road and rmat: 2^26 pages at most, as bfs-road's (256 MiB a vector) */
+/*
+ * road and rmat: pr's cap, 2^26 pages, as bfs-road's (256 MiB a vector);
+ * the generators' own limit, below, is 2^27
+ */
 #define PR_INPUT_MAX	(1ULL << 26)
 
 /*

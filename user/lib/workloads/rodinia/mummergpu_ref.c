@@ -102,7 +102,7 @@ static void uk_build(struct ukk *u, uint32_t n)
 	}
 }
 
-/* Breadth-first ids; the '$' children are not stored (no read has one). */
+/* Breadth-first ids; the '$' children get ids but no child slot (no read has one). */
 static int uk_layout(struct ukk *u, struct mg_input *in, uint32_t n)
 {
 	uint32_t *id = calloc(u->n, sizeof(*id)), *q = malloc(u->n * 4);
