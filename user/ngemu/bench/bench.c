@@ -13,6 +13,7 @@
 #include "bench.h"
 #include "../commands.h"
 #include "../options.h"
+#include "../size_spec.h"
 #include "ngemu/config.h"
 #include "ngemu/runtime/system.h"
 #include "ngemu/util/format.h"
@@ -226,8 +227,8 @@ struct bench_args {
 	const struct ng_workload *wl;
 	const char *systems, *sweep;
 	int fmt;		/* 0 people, 1 JSON, 2 CSV */
-	bool compare, json, csv, list, prefetch, paper;
-	unsigned int paper_div;
+	bool compare, json, csv, list, prefetch;
+	struct size_spec size;
 	unsigned int agreement;
 };
 
@@ -261,22 +262,17 @@ static int bench_config(struct bench_args *a, int argc, char **argv,
 /* --size N, paper or paper/N. 0, or the usage error's status. */
 static int bench_size(struct bench_args *a, const char *val)
 {
-	a->paper = !strncmp(val, "paper", 5);
-	if (a->paper && val[5]) {
-		char *end;
-		unsigned long n = val[5] == '/' ? strtoul(val + 6, &end, 10) : 0;
-
-		if (!n || *end || n > 1u << 20)
-			return usage_error("bench",
-					   "--size: '%s' is not paper or paper/N (N a whole number, e.g. paper/8)",
-					   val);
-		a->paper_div = (unsigned int)n;
+	if (!size_spec_parse(val, &a->size)) {
+		a->o.size = a->size.bytes;
+		return 0;
 	}
-	if (!a->paper && (ng_parse_size(val, &a->o.size) || !a->o.size))
+	if (!strncmp(val, "paper", 5))
 		return usage_error("bench",
-				   "--size: '%s' is not a size (e.g. 4096, 64K, 32M, 1G), paper or paper/N",
+				   "--size: '%s' is not paper or paper/N (N a whole number, e.g. paper/8)",
 				   val);
-	return 0;
+	return usage_error("bench",
+			   "--size: '%s' is not a size (e.g. 4096, 64K, 32M, 1G), paper or paper/N",
+			   val);
 }
 
 /* A count in [1, @max] for option @name. 0, or the usage error's status. */
@@ -396,9 +392,8 @@ static int bench_check(struct bench_args *a)
 {
 	if (!a->wl)
 		return usage_error("bench", "which workload? (see --list)");
-	if (a->paper) {
-		/* whole 4-byte elements */
-		a->o.size = ng_workload_paper_size(a->wl) / a->paper_div / 4 * 4;
+	if (a->size.paper_div) {
+		a->o.size = size_spec_bytes(&a->size, a->wl);
 		if (!a->o.size)
 			return usage_error("bench", "--size paper: no paper gives a size for %s",
 					   a->wl->name);
@@ -495,7 +490,7 @@ out:
 
 int cmd_bench(int argc, char **argv)
 {
-	struct bench_args a = { .o = { .native = true }, .paper_div = 1 };
+	struct bench_args a = { .o = { .native = true } };
 	char *rest[256];
 	int nrest = 0, ret;
 

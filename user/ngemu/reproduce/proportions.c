@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../size_spec.h"
 #include "reproduce.h"
 #include "ngemu/config.h"
 #include "ngemu/paper.h"
@@ -86,17 +87,14 @@ static const char *size_opt(char **opts, int nopts)
 /* The size @w ran at under --size @size (NULL: its default). */
 static uint64_t size_used(const struct ng_workload *w, const char *size)
 {
-	uint64_t bytes, div = 1;
+	struct size_spec s;
+	uint64_t bytes;
 
-	if (!size)
+	if (!size || size_spec_parse(size, &s))
 		return w->default_size;
-	if (!strncmp(size, "paper", 5)) {
-		if (size[5] == '/')
-			div = strtoull(size + 6, NULL, 10);
-		bytes = ng_workload_paper_size(w) / (div ? div : 1) / 4 * 4;
-		return bytes ? bytes : w->default_size;
-	}
-	return ng_parse_size(size, &bytes) ? w->default_size : bytes;
+	/* a workload no paper sizes runs at its default (sweep's rule) */
+	bytes = size_spec_bytes(&s, w);
+	return bytes ? bytes : w->default_size;
 }
 
 /* One workload's row; its paper's input at the regime's scale is @scaled. */
