@@ -6,7 +6,8 @@
  * the page are local, at its memory's cost. A write to a replicated page
  * collapses the copies at the interval's end and the page is never
  * replicated again. replicate = all (the ideal) makes every access
- * local. Modeled values only.
+ * local, and counts the one copy of each page another GPU homes that a
+ * GPU reaches (its memory cost). Modeled values only.
  */
 #include "model_rig.h"
 
@@ -88,7 +89,15 @@ TEST(ideal_replication_makes_every_access_local)
 	EXPECT_EQ(2, rig_ctr(&r, 0, NG_CTR_LOCAL));
 	EXPECT_EQ(0, rig_ctr(&r, 0, NG_CTR_REMOTE));
 	EXPECT_EQ(0, rig_ctr(&r, 0, NG_CTR_LINK_RX) + rig_ctr(&r, 0, NG_CTR_LINK_TX));
-	EXPECT_EQ(0, rig_ctr(&r, 0, NG_CTR_REPL_PAGES));
+	/*
+	 * the copy unbounded replication would hold: one for GPU 1's page
+	 * GPU 0 reached, however often (CARVE sec. I's memory cost); none
+	 * for GPU 0's own pages
+	 */
+	EXPECT_EQ(1, rig_ctr(&r, 0, NG_CTR_REPL_PAGES));
+	(void)rig_load(&r, 0, rig_word(&r, 1, 200), rig_ns(2000), NULL);
+	(void)rig_load(&r, 0, rig_word(&r, 0, 9), rig_ns(3000), NULL);
+	EXPECT_EQ(1, rig_ctr(&r, 0, NG_CTR_REPL_PAGES));
 	rig_down(&r);
 }
 
