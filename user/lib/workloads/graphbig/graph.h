@@ -253,6 +253,17 @@ static inline void gb_state_issue(struct ng_block *b, const uint32_t *state,
 	}
 }
 
+/* The addresses of a[v] of the vertices v of the lanes @mask of warp @wi. */
+static inline void gb_some_addrs(const struct gb_warps *g, unsigned int wi,
+				 uint32_t mask, const void *a, uintptr_t *addr)
+{
+	for (uint32_t m = mask; m; m &= m - 1) {
+		unsigned int l = (unsigned int)__builtin_ctz(m);
+
+		addr[l] = (uintptr_t)a + (g->i0[wi] + l) * 4;
+	}
+}
+
 /*
  * The lanes @mask of warp @wi of @g load a[v] of their vertices v into
  * @out (4-byte words); the warp's wait covers them. Nothing if @mask is 0.
@@ -266,11 +277,7 @@ static inline void gb_ld_some(struct gb_warps *g, unsigned int wi,
 	if (!mask)
 		return;
 	t.active = mask;
-	for (uint32_t m = mask; m; m &= m - 1) {
-		unsigned int l = (unsigned int)__builtin_ctz(m);
-
-		addr[l] = (uintptr_t)a + (g->i0[wi] + l) * 4;
-	}
+	gb_some_addrs(g, wi, mask, a, addr);
 	ng_ld(&t, addr, 4, out);
 	if (t.ready > g->w[wi].ready)
 		g->w[wi].ready = t.ready;
@@ -289,11 +296,7 @@ static inline void gb_st_some(struct gb_warps *g, unsigned int wi,
 	if (!mask)
 		return;
 	t.active = mask;
-	for (uint32_t m = mask; m; m &= m - 1) {
-		unsigned int l = (unsigned int)__builtin_ctz(m);
-
-		addr[l] = (uintptr_t)a + (g->i0[wi] + l) * 4;
-	}
+	gb_some_addrs(g, wi, mask, a, addr);
 	ng_st(&t, addr, 4, val);
 }
 

@@ -122,6 +122,17 @@ static void hs_lane_init(const struct hs_args *a, uint64_t tid,
 	s->mode = s->bstart >= s->end ? 1 : 2;
 }
 
+/* The addresses of the float4s base[i[lane]] of the lanes in @mask. */
+static void hs_addrs(const float *base, uint32_t mask, const uint64_t *i,
+		     uintptr_t *addr)
+{
+	for (uint32_t m = mask; m; m &= m - 1) {
+		unsigned int l = (unsigned int)__builtin_ctz(m);
+
+		addr[l] = (uintptr_t)(base + i[l] * 4);
+	}
+}
+
 /*
  * Lanes of @w in @mask gather the float4s at src[i[lane]] into v; the
  * warp's ready time is the latest.
@@ -134,11 +145,7 @@ static void hs_gather(struct ng_warp *w, const float *src, uint32_t mask,
 
 	if (!mask)
 		return;
-	for (uint32_t m = mask; m; m &= m - 1) {
-		unsigned int l = (unsigned int)__builtin_ctz(m);
-
-		addr[l] = (uintptr_t)(src + i[l] * 4);
-	}
+	hs_addrs(src, mask, i, addr);
 	g.active = mask;
 	ng_ld(&g, addr, 16, v);
 	if (g.ready > w->ready)
@@ -153,11 +160,7 @@ static void hs_scatter(struct ng_warp *w, float *dst, uint32_t mask,
 
 	if (!mask)
 		return;
-	for (uint32_t m = mask; m; m &= m - 1) {
-		unsigned int l = (unsigned int)__builtin_ctz(m);
-
-		addr[l] = (uintptr_t)(dst + i[l] * 4);
-	}
+	hs_addrs(dst, mask, i, addr);
 	g.active = mask;
 	ng_st(&g, addr, 16, v);
 }
