@@ -14,6 +14,8 @@ static void never_yield(struct ng_sm *sm)
 {
 	sm->yield_at = UINT64_MAX;
 	sm->block_at = UINT64_MAX;
+	sm->wait_slack = UINT64_MAX;
+	sm->block_slack = UINT64_MAX;
 }
 
 int ng_sm_init(struct ng_sm *sm, struct ng_model *m, unsigned int gpu,
@@ -57,6 +59,8 @@ int ng_sm_init(struct ng_sm *sm, struct ng_model *m, unsigned int gpu,
 	/* driven by hand (tests): never gives way */
 	sm->yield_at = UINT64_MAX;
 	sm->block_at = UINT64_MAX;
+	sm->wait_slack = UINT64_MAX;
+	sm->block_slack = UINT64_MAX;
 	sm->yield = never_yield;
 	if (!sm->ring || !sm->win) {
 		ng_sm_fini(sm);

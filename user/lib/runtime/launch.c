@@ -57,7 +57,7 @@ static void run_blocks(struct ng_system *sys, struct ng_sm *sm,
 
 	for (;;) {
 		/* blocks go to the SM whose clock is earliest */
-		if (!l->native && sm->now > sm->block_at)
+		if (!l->native && ng_sm_block_due(sm))
 			ng_slot_wait_block(sm);
 		b = ng_sched_next(&sys->sched, sm->gpu, &stolen);
 		if (b < 0)

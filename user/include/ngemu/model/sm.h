@@ -77,6 +77,14 @@ struct ng_sm {
 	 */
 	ng_ticks yield_at;
 	ng_ticks block_at;		/* before a block: give way if past it */
+	/*
+	 * Where the SM's other blocks wait at its port behind the running
+	 * one, it runs on while it issues unhindered and gives way once it
+	 * waits past the port by more than wait_slack (0; else never), and
+	 * before a block once its clock is block_slack past the port: both
+	 * move with the port, which its own issues advance.
+	 */
+	ng_ticks wait_slack, block_slack;
 	void (*yield)(struct ng_sm *sm);
 	void *host;			/* the runtime's, for yield() */
 };
@@ -96,8 +104,16 @@ static inline void ng_sm_enter(struct ng_sm *sm, ng_ticks now,
 /* At the end of a model call: give way if the SM's slice is over. */
 static inline void ng_sm_maybe_yield(struct ng_sm *sm)
 {
-	if (__builtin_expect(sm->now >= sm->yield_at, 0))
+	/* a running block's clock is never behind the port (ng_sm_enter()) */
+	if (__builtin_expect(sm->now >= sm->yield_at ||
+			     sm->now - sm->port > sm->wait_slack, 0))
 		sm->yield(sm);
+}
+
+/* Before a block: whether the SM gives way first (see block_at). */
+static inline bool ng_sm_block_due(const struct ng_sm *sm)
+{
+	return sm->now > sm->block_at || sm->now - sm->port > sm->block_slack;
 }
 
 /*
