@@ -2,7 +2,8 @@
 /*
  * CODA's measurements request by request: the bytes per block (B) the
  * page-access profile derives from row-wise, column-wise and irregular
- * access, and the categories of CODA Table 2 on synthetic access maps;
+ * access, the categories of CODA Table 2 on synthetic access maps and
+ * the pages by how many blocks touched them (CODA Fig. 5);
  * its placement: the chunk rule with and without the cap, a profile's
  * plan, page groups that switch mode only when free, and the dual-mode
  * address decode agreeing with the location table.
@@ -215,6 +216,59 @@ TEST_F(coda, sharing_map)
 	pages(self, 4, 4, 12);
 	EXPECT_EQ(NG_CODA_SHARING, category(self, &p));
 	EXPECT_EQ(8, p.one_gpu);
+}
+
+TEST(block_buckets)
+{
+	static const unsigned int want[] = {
+		0, 0, 1, 2, 2, 3, 3, 4, 5, 5, 6, 6, 7, 7, 7,
+	};
+	static const uint64_t blocks[] = {
+		0, 1, 2, 3, 4, 5, 8, 9, 32, 17, 33, 64, 65, 1000, 1ULL << 40,
+	};
+
+	for (unsigned int i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		unsigned int got = ng_pageacc_bucket(blocks[i]);
+
+		EXPECT_EQ(want[i], got) TH_LOG("%llu blocks",
+					       (unsigned long long)blocks[i]);
+	}
+	EXPECT_STREQ("3-4", ng_pageacc_bucket_name(2));
+	EXPECT_STREQ(">64", ng_pageacc_bucket_name(7));
+}
+
+/*
+ * Page k < 63 (of 4 KiB, 64 lines) read by k + 1 distinct blocks, page 63
+ * by 100, each block twice, from GPUs in turn, in two kernels: a block's
+ * id in both counts once.
+ */
+TEST_F(coda, pages_by_blocks_touching_them)
+{
+	static const uint64_t want[NG_PAGEACC_NBUCKET] = {
+		1, 1, 2, 4, 8, 16, 31, 1,
+	};
+	struct ng_pageacc p;
+
+	for (unsigned int kern = 0; kern < 2; kern++) {
+		for (uint64_t pg = 0; pg < 64; pg++)
+			for (uint64_t b = 0; b < (pg < 63 ? pg + 1 : 100); b++) {
+				touch(self, (unsigned int)(b % 4), 7 * b,
+				      pg * 64 + b % 64);
+				touch(self, (unsigned int)(b % 4), 7 * b,
+				      pg * 64 + (b + 1) % 64);
+			}
+		ng_model_kernel_end(&self->m, self->sms, 4);
+		ng_model_kernel_begin(&self->m, self->sms, 4);
+	}
+	ASSERT_EQ(0, ng_pageacc_report(&self->m, &p));
+	EXPECT_EQ(64, p.pages);
+	for (unsigned int i = 0; i < NG_PAGEACC_NBUCKET; i++) {
+		const char *name = ng_pageacc_bucket_name(i);
+
+		EXPECT_EQ(want[i], p.by_blocks[i]) TH_LOG("bucket %s", name);
+	}
+	/* the first bucket is the pages of one block */
+	EXPECT_EQ(p.one_block, p.by_blocks[0]);
 }
 
 /* ---- placement: the chunk rule, the plan, page groups, the decode -- */

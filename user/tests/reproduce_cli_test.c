@@ -332,7 +332,7 @@ TEST_F(rep, latency_is_a_claim)
 					     "--size", "64K")));
 	res = file(self->out, "results.csv");
 	claims = file(self->out, "claims.csv");
-	ASSERT_NE(NULL, strstr(res, ",inv_evict_hits,mem_latency_ns,footprint,repl_bytes\n"))
+	ASSERT_NE(NULL, strstr(res, ",inv_evict_hits,mem_latency_ns,footprint,repl_bytes,page_blocks\n"))
 		TH_LOG("%s", res);
 	for (unsigned int i = 0; i < 2; i++) {
 		double l0 = result(res, wl[i], "baseline", 10);
@@ -363,7 +363,7 @@ TEST_F(rep, rec_counts_are_claims)
 				"--out", self->out, "--size", "512K"));
 	res = file(self->out, "results.csv");
 	claims = file(self->out, "claims.csv");
-	ASSERT_NE(NULL, strstr(res, ",link_fraction,l2_misses,inv_evict_hits,mem_latency_ns,footprint,repl_bytes\n"))
+	ASSERT_NE(NULL, strstr(res, ",link_fraction,l2_misses,inv_evict_hits,mem_latency_ns,footprint,repl_bytes,page_blocks\n"))
 		TH_LOG("%s", res);
 	for (unsigned int i = 0; i < 2; i++) {
 		double m0 = result(res, wl[i], "dir", 8);

@@ -75,7 +75,7 @@ TEST_F(mem, memory_is_footprint_and_replicas_over_the_reference)
 		TH_LOG("%d: %s", self->r.status, self->r.err);
 	res = file(self->out, "results.csv");
 	claims = file(self->out, "claims.csv");
-	ASSERT_NE(NULL, strstr(res, "hash,workload,system,verified,modeled_s,remote_fraction,link_bytes,link_fraction,l2_misses,inv_evict_hits,mem_latency_ns,footprint,repl_bytes\n"))
+	ASSERT_NE(NULL, strstr(res, "hash,workload,system,verified,modeled_s,remote_fraction,link_bytes,link_fraction,l2_misses,inv_evict_hits,mem_latency_ns,footprint,repl_bytes,page_blocks\n"))
 		TH_LOG("%s", res);
 	/* every GPU reaches pages another homes: the ideal holds copies */
 	EXPECT_GT(result(res, "sssp", "ideal", REPL_BYTES), 0);

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Page-access tracking (ngemu/model/page_access.h): per page, the block and
- * the GPU that touched it, or "several"; per line, its block in the first
- * timed kernel that touched it, or "several". A measurement, not
+ * the GPU that touched it, or "several", and the distinct blocks that
+ * touched it, up to 65 (a set of block ids per page); per line, its block
+ * in the first timed kernel that touched it, or "several". A measurement, not
  * hardware: it routes nothing and costs no modeled time. Each entry only
- * moves from empty to one owner to "several", so the outcome does not
+ * moves from empty to one owner to "several" (a set only gains ids, its
+ * count stops past 64), so the outcome does not
  * depend on the order of the accesses: it is as deterministic as the rest.
  * A page's first access is the earliest in modeled time (kernel, time,
  * GPU, reads first), not the first the host ran.
@@ -37,7 +39,14 @@ struct pageacc {
 	_Atomic uint64_t *first;	/* per page: ~first_key(), the first */
 	_Atomic uint64_t cur_in, cur_out;	/* this kernel's pages */
 	struct ng_copies copies;
+	/* per page: SET_SLOTS block ids (+ 1, 0 empty), and how many */
+	_Atomic uint32_t *set;
+	_Atomic uint8_t *nblk;
 };
+
+/* Open addressing at most half full: 65 ids of 128 slots. */
+#define SET_SLOTS	128
+#define SET_FULL	(NG_PAGEACC_MAX_COUNTED + 1)
 
 #define WRITTEN		4
 
@@ -72,6 +81,8 @@ static void pa_destroy(void *priv)
 	ng_table_free((void *)p->rw, p->npages * sizeof(*p->rw));
 	ng_table_free((void *)p->first, p->npages * sizeof(*p->first));
 	ng_table_free((void *)p->written, p->npages * sizeof(*p->written));
+	ng_table_free((void *)p->set, p->npages * SET_SLOTS * sizeof(*p->set));
+	ng_table_free((void *)p->nblk, p->npages * sizeof(*p->nblk));
 	free(p);
 }
 
@@ -92,7 +103,10 @@ static int pa_create(struct ng_model *m, void **priv, char *err, size_t errlen)
 	p->rw = ng_table_alloc(p->npages * sizeof(*p->rw));
 	p->first = ng_table_alloc(p->npages * sizeof(*p->first));
 	p->written = ng_table_alloc(p->npages * sizeof(*p->written));
-	if (!p->line || !p->page || !p->rw || !p->first || !p->written)
+	p->set = ng_table_alloc(p->npages * SET_SLOTS * sizeof(*p->set));
+	p->nblk = ng_table_alloc(p->npages * sizeof(*p->nblk));
+	if (!p->line || !p->page || !p->rw || !p->first || !p->written ||
+	    !p->set || !p->nblk)
 		goto nomem;
 	*priv = p;
 	return 0;
@@ -141,6 +155,36 @@ static void pa_copies(struct pageacc *p, uint64_t pg, const struct ng_req *r)
 		atomic_fetch_add_explicit(&p->cur_out, 1, memory_order_relaxed);
 }
 
+/*
+ * Block @blk (its id + 1) into page @pg's set, counted when new; nothing
+ * once the page has more than NG_PAGEACC_MAX_COUNTED. Grids of more than
+ * 2^32 blocks would fold ids together.
+ */
+static void pa_count_block(struct pageacc *p, uint64_t pg, uint64_t blk)
+{
+	_Atomic uint32_t *set = &p->set[pg * SET_SLOTS];
+	uint32_t id = (uint32_t)blk ? (uint32_t)blk : 1;
+	unsigned int h = (id * 2654435761u) >> 25;
+
+	if (atomic_load_explicit(&p->nblk[pg], memory_order_relaxed) >= SET_FULL)
+		return;
+	for (unsigned int i = 0; i < SET_SLOTS; i++) {
+		_Atomic uint32_t *e = &set[(h + i) % SET_SLOTS];
+		uint32_t old = atomic_load_explicit(e, memory_order_relaxed);
+
+		if (!old &&
+		    atomic_compare_exchange_strong_explicit(e, &old, id,
+							    memory_order_relaxed,
+							    memory_order_relaxed)) {
+			atomic_fetch_add_explicit(&p->nblk[pg], 1,
+						  memory_order_relaxed);
+			return;
+		}
+		if (old == id)
+			return;
+	}
+}
+
 static void pa_route(void *priv, struct ng_sm *sm, struct ng_req *r)
 {
 	struct pageacc *p = priv;
@@ -166,6 +210,7 @@ static void pa_route(void *priv, struct ng_sm *sm, struct ng_req *r)
 			break;
 	}
 	pa_copies(p, off >> p->page_shift, r);
+	pa_count_block(p, off >> p->page_shift, blk);
 	/* the page: its block and GPU, or several of either */
 	e = &p->page[off >> p->page_shift];
 	old = atomic_load_explicit(e, memory_order_relaxed);
@@ -215,6 +260,10 @@ static void pa_reset(void *priv)
 		      MADV_DONTNEED);
 	(void)madvise((void *)p->written, p->npages * sizeof(*p->written),
 		      MADV_DONTNEED);
+	(void)madvise((void *)p->set, p->npages * SET_SLOTS * sizeof(*p->set),
+		      MADV_DONTNEED);
+	(void)madvise((void *)p->nblk, p->npages * sizeof(*p->nblk),
+		      MADV_DONTNEED);
 	p->kernel = 0;
 	p->copies = (struct ng_copies){ 0 };
 	atomic_store(&p->cur_in, 0);
@@ -248,6 +297,26 @@ const char *ng_coda_category_name(enum ng_coda_category c)
 	return (unsigned int)c < NG_CODA_NCATEGORY ? names[c] : "?";
 }
 
+const char *ng_pageacc_bucket_name(unsigned int i)
+{
+	static const char *const names[NG_PAGEACC_NBUCKET] = {
+		"1", "2", "3-4", "5-8", "9-16", "17-32", "33-64", ">64",
+	};
+
+	return i < NG_PAGEACC_NBUCKET ? names[i] : "?";
+}
+
+unsigned int ng_pageacc_bucket(uint64_t blocks)
+{
+	unsigned int b;
+
+	if (blocks <= 1)
+		return 0;
+	/* the power of two at or above: 2 -> 1, 3-4 -> 2, 5-8 -> 3 ... */
+	b = 64 - (unsigned int)__builtin_clzll(blocks - 1);
+	return b < NG_PAGEACC_NBUCKET ? b : NG_PAGEACC_NBUCKET - 1;
+}
+
 int ng_pageacc_report(const struct ng_model *m, struct ng_pageacc *out)
 {
 	const struct pageacc *p = ng_model_priv(m, &ng_page_access_component);
@@ -261,12 +330,15 @@ int ng_pageacc_report(const struct ng_model *m, struct ng_pageacc *out)
 	for (uint64_t i = 0; i < n && i < p->npages; i++) {
 		uint64_t e = atomic_load_explicit(&p->page[i],
 						  memory_order_relaxed);
+		uint8_t nb;
 
 		if (!e)
 			continue;
 		out->pages++;
 		out->one_block += (e & ID_MASK) != SEVERAL;
 		out->one_gpu += e >> ID_BITS != GPU_SEVERAL;
+		nb = atomic_load_explicit(&p->nblk[i], memory_order_relaxed);
+		out->by_blocks[ng_pageacc_bucket(nb)]++;
 	}
 	out->category = ng_coda_classify(out->pages, out->one_block,
 					 out->one_gpu);

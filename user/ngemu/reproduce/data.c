@@ -12,6 +12,8 @@
  *   paper ID | ROW | COLUMN | VALUE | WHERE
  *   note ID | TEXT  (under the figure's table: why ngemu's values differ)
  *
+ * A figure's METRIC may also be page-blocks (reproduce.h), of one system.
+ *
  * (MEAN: gmean, amean, hmean or sums, reproduce.h), and the sweeps'
  * results read back, with the ratios the claims and the figures are made
  * of.
@@ -37,7 +39,8 @@ static bool metric_ok(const char *m)
 	return !strcmp(m, "speedup") || !strcmp(m, "traffic") ||
 	       !strcmp(m, "remote") || !strcmp(m, "link-share") ||
 	       !strcmp(m, "l2-miss") || !strcmp(m, "unnec-inv") ||
-	       !strcmp(m, "latency") || !strcmp(m, "memory");
+	       !strcmp(m, "latency") || !strcmp(m, "memory") ||
+	       !strcmp(m, RP_PAGE_BLOCKS);
 }
 
 /*
@@ -129,7 +132,8 @@ static int parse_claim(char *v, struct rp_paper *p)
 		return -1;
 	CPY(c->id, fld[0]);
 	CPY(c->source, fld[1]);
-	if (!metric_mean(fld[2], c->metric, sizeof(c->metric), &c->mean))
+	if (!metric_mean(fld[2], c->metric, sizeof(c->metric), &c->mean) ||
+	    !strcmp(c->metric, RP_PAGE_BLOCKS))
 		return -1;
 	systems_vs(fld[3], c->sys, sizeof(c->sys), c->ref, sizeof(c->ref),
 		   NULL, 0);
@@ -187,7 +191,9 @@ static int parse_fig(char *v, struct rp_paper *p, bool sweep)
 		    (f->ref_at[0] && !in_list(f->vals, f->ref_at)))
 			return -1;
 	}
-	if (!systems_ok(f->sys))
+	/* page-blocks only in a figure of bars of one system, shares' amean */
+	if (!systems_ok(f->sys) || (!strcmp(f->metric, RP_PAGE_BLOCKS) &&
+	    (sweep || strchr(f->sys, ',') || f->mean != RP_AMEAN)))
 		return -1;
 	p->nfig++;
 	return 0;
@@ -312,7 +318,7 @@ static const char *line_form(const char *kind)
 {
 	static const char *const form[][2] = {
 		{ "claim", "claim ID | SOURCE | METRIC MEAN | SYSTEM [vs REF] | VALUE | EXPLAIN [| WORKLOADS]; MEAN: gmean, amean, hmean or sums" },
-		{ "figure", "figure ID | SOURCE | METRIC MEAN | SYSTEMS [vs REF] [| WORKLOADS]; MEAN: gmean, amean, hmean or sums" },
+		{ "figure", "figure ID | SOURCE | METRIC MEAN | SYSTEMS [vs REF] [| WORKLOADS]; MEAN: gmean, amean, hmean or sums; METRIC page-blocks: amean, one system" },
 		{ "sweep", "sweep ID | SOURCE | METRIC MEAN | SYSTEM [vs REF[@V]] | KEY=V1,V2 [K=V...] [| WORKLOADS]; MEAN: gmean, amean, hmean or sums" },
 		{ "paper", "paper FIGURE | ROW | COLUMN | VALUE | WHERE, after its figure" },
 		{ "note", "note FIGURE | TEXT, after its figure" },
@@ -388,12 +394,12 @@ int rp_parse(FILE *f, const char *path, struct rp_paper *p)
  */
 enum {
 	RC_VERIFIED, RC_T, RC_REMOTE, RC_BYTES, RC_LINK, RC_L2M, RC_UNNEC,
-	RC_LAT, RC_FOOT, RC_REPL, RC_N
+	RC_LAT, RC_FOOT, RC_REPL, RC_PBLK, RC_N
 };
 static const char *const rc_name[RC_N] = {
 	"verified", "modeled_s", "remote_fraction", "link_bytes",
 	"link_fraction", "l2_misses", "inv_evict_hits", "mem_latency_ns",
-	"footprint", "repl_bytes",
+	"footprint", "repl_bytes", "page_blocks",
 };
 #define RC_MAXF	24
 
@@ -466,6 +472,20 @@ unsigned int rp_read_rows(const char *dir, struct rp_row *r,
 			r[n].mem += count(fld, k, col, RC_REPL);
 		else
 			r[n].mem = -1;
+		r[n].pblk_n = 0;
+		if (col[RC_PBLK] >= 0 && col[RC_PBLK] < k) {
+			char *t = fld[col[RC_PBLK]], *e;
+
+			/* "0.612 0.201 ...": a share a bucket */
+			while (r[n].pblk_n < RP_PBLK) {
+				double x = strtod(t, &e);
+
+				if (e == t)
+					break;
+				r[n].pblk[r[n].pblk_n++] = x;
+				t = e;
+			}
+		}
 		n++;
 	}
 	fclose(f);

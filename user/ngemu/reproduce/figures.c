@@ -7,7 +7,8 @@
  * value, a column per workload and their mean. Each cell holds ngemu's
  * value beside the paper's, where the paper's text states one, and their
  * ratio; each figure is drawn by gnuplot from a script written next to
- * its data, so that a user can restyle it.
+ * its data, so that a user can restyle it. A figure of page-blocks (CODA
+ * Fig. 5) has a column per bucket of blocks a page, stacked.
  */
 #include <errno.h>
 #include <math.h>
@@ -21,6 +22,7 @@
 #include "reproduce.h"
 #include "../sweep/sweep.h"
 #include "ngemu/config.h"
+#include "ngemu/model/page_access.h"
 #include "ngemu/util/json.h"
 
 #define RP_MAX_COLS	32
@@ -150,6 +152,40 @@ static double value(const struct rp_fig *f, const struct rp_row *r,
 	return rp_ratio(f->metric, a, b);
 }
 
+/*
+ * A page-blocks figure: a row per workload and their mean, a column per
+ * bucket, the shares of system @f->sys's pages; the mean row the
+ * arithmetic mean over the verified runs that report the shares.
+ */
+static void fill_page_blocks(const struct rp_paper *p, const struct rp_fig *f,
+			     const struct rp_row *r, unsigned int n,
+			     struct rp_table *t)
+{
+	double sum[RP_PBLK] = { 0 };
+	unsigned int k = 0;
+
+	t->nrow = items(f->wls[0] ? f->wls : p->workloads, t->rbuf,
+			sizeof(t->rbuf), t->row, 79);
+	t->ncol = RP_PBLK;
+	for (unsigned int j = 0; j < RP_PBLK; j++)
+		t->col[j] = (char *)ng_pageacc_bucket_name(j);
+	for (unsigned int i = 0; i < t->nrow; i++) {
+		const struct rp_row *a = rp_find_row(r, n, t->row[i], f->sys, "");
+		bool ok = a && a->pblk_n == RP_PBLK;
+
+		for (unsigned int j = 0; j < RP_PBLK; j++) {
+			t->ngemu[i][j] = ok ? a->pblk[j] : NAN;
+			t->unverified[i][j] = a && !a->verified;
+			if (ok && a->verified)
+				sum[j] += a->pblk[j];
+		}
+		k += ok && a->verified;
+	}
+	for (unsigned int j = 0; j < RP_PBLK; j++)
+		t->ngemu[t->nrow][j] = k ? sum[j] / k : NAN;
+	t->row[t->nrow++] = "mean";
+}
+
 static void fill(const struct rp_paper *p, const struct rp_fig *f,
 		 const struct rp_row *r, unsigned int n, struct rp_table *t)
 {
@@ -159,6 +195,10 @@ static void fill(const struct rp_paper *p, const struct rp_fig *f,
 	bool keyed = f->key[0];
 
 	memset(t, 0, sizeof(*t));
+	if (!strcmp(f->metric, RP_PAGE_BLOCKS)) {
+		fill_page_blocks(p, f, r, n, t);
+		return;
+	}
 	/* bars: workloads x systems; over a key: values x workloads */
 	if (keyed) {
 		t->nrow = items(f->vals, t->rbuf, sizeof(t->rbuf), t->row, 80);
@@ -200,6 +240,8 @@ static void metric_label(const char *m, const char *ref, char *buf,
 {
 	if (!strcmp(m, "speedup"))
 		snprintf(buf, len, "speed-up over %s (x)", ref);
+	else if (!strcmp(m, RP_PAGE_BLOCKS))
+		snprintf(buf, len, "share of the pages, by the blocks touching each");
 	else
 		snprintf(buf, len, "%s / %s's (ratio)",
 			 !strcmp(m, "traffic") ? "inter-GPU link bytes" :
@@ -265,6 +307,10 @@ static void plot_script(FILE *g, const struct rp_fig *f,
 		key ? quoted(key->help, q2, sizeof(q2)) : "");
 	if (f->key[0])
 		fprintf(g, "set style data linespoints\n");
+	else if (!strcmp(f->metric, RP_PAGE_BLOCKS))
+		fprintf(g, "set style data histograms\nset style histogram rowstacked\n"
+			"set style fill solid 0.8 border -1\nset xtics rotate by 45 right nomirror\n"
+			"set yrange [0:1]\n");
 	else
 		fprintf(g, "set style data histograms\nset style histogram clustered gap 1\n"
 			"set style fill solid 0.8 border -1\nset xtics rotate by 45 right nomirror\n");
@@ -377,12 +423,17 @@ static void figure_md(const struct rp_paper *p, const struct rp_fig *f,
 {
 	bool unver = false;
 
-	fprintf(md, "\n### %s: %s\n\n%s of %s over %s%s%s%s, ngemu's `%s` preset; mean: %s of the verified runs.\n\n| %s |",
-		f->id, f->source, f->metric, f->sys, f->ref,
-		f->key[0] ? " at each value of " : "", f->key,
-		f->ref_at[0] ? " (the reference at one value)" : "",
-		p->preset, rp_mean_names[f->mean],
-		f->key[0] ? f->key : "workload");
+	if (!strcmp(f->metric, RP_PAGE_BLOCKS))
+		fprintf(md, "\n### %s: %s\n\nThe shares of %s's pages by the number of blocks that touched them (page profile), ngemu's `%s` preset; mean: %s of the verified runs.\n\n| workload |",
+			f->id, f->source, f->sys, p->preset,
+			rp_mean_names[f->mean]);
+	else
+		fprintf(md, "\n### %s: %s\n\n%s of %s over %s%s%s%s, ngemu's `%s` preset; mean: %s of the verified runs.\n\n| %s |",
+			f->id, f->source, f->metric, f->sys, f->ref,
+			f->key[0] ? " at each value of " : "", f->key,
+			f->ref_at[0] ? " (the reference at one value)" : "",
+			p->preset, rp_mean_names[f->mean],
+			f->key[0] ? f->key : "workload");
 	for (unsigned int c = 0; c < t->ncol; c++)
 		fprintf(md, " %s |", t->col[c]);
 	fprintf(md, "\n|---|");

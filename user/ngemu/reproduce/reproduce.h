@@ -15,6 +15,7 @@
 #define RP_MAX_FIGS	24
 #define RP_MAX_VALS	64
 #define RP_MAX_ROWS	4096
+#define RP_PBLK		8	/* NG_PAGEACC_NBUCKET */
 
 /*
  * How a claim or a figure's mean row averages its workloads: the
@@ -83,6 +84,12 @@ struct rp_row {
 	double l2_miss, unnec_inv;
 	double mem_lat;			/* average memory latency, ns; -1: none */
 	double mem;			/* footprint + replicas, bytes; -1: none */
+	/*
+	 * CODA Fig. 5: the shares of the pages touched by 1, 2, 3-4 ... >64
+	 * blocks (results.csv's page_blocks); pblk_n: how many, 0: none
+	 */
+	double pblk[RP_PBLK];
+	unsigned int pblk_n;
 };
 
 /* reproduce all runs the papers of the registry (ngemu/paper.h), at most: */
@@ -142,6 +149,14 @@ unsigned int rp_read_rows(const char *dir, struct rp_row *r,
 const struct rp_row *rp_find_row(const struct rp_row *r, unsigned int n,
 				 const char *wl, const char *sys,
 				 const char *key);
+
+/*
+ * A figure of metric "page-blocks" (CODA Fig. 5) is no ratio: a row per
+ * workload, a column per bucket of blocks a page (ngemu/model/
+ * page_access.h), the shares of the one system's pages; its mean row the
+ * mean of each column over the verified runs. Not a claim's or a sweep's.
+ */
+#define RP_PAGE_BLOCKS	"page-blocks"
 
 /*
  * @metric of @a over @b: speedup (@b's modeled time / @a's), traffic

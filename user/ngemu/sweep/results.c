@@ -69,12 +69,13 @@ static const char *const sw_fields[] = {
  * Fields only some runs report (REC's "rec" object: its L2 misses but
  * cold ones, and the invalidations a directory eviction sent to lines a
  * sharer still held; the average memory latency, which runs from before
- * it existed lack; CARVE's footprint and its replicas' bytes): blank
- * where a point has none.
+ * it existed lack; CARVE's footprint and its replicas' bytes; CODA's
+ * page_blocks, the shares of the pages by how many blocks touched them,
+ * a text of numbers): blank where a point has none.
  */
 static const char *const sw_opt_fields[] = {
 	"l2_misses", "inv_evict_hits", "mem_latency_ns", "footprint",
-	"repl_bytes",
+	"repl_bytes", "page_blocks",
 };
 #define SW_NOPT (sizeof(sw_opt_fields) / sizeof(sw_opt_fields[0]))
 
@@ -222,7 +223,9 @@ static void gather_point(struct sweep *s, size_t i, const char *t, FILE *csv,
 		bool has = field(t, sw_opt_fields[f], val, sizeof(val));
 
 		fprintf(csv, ",%s", has ? val : "");
-		if (has)
+		if (has && !strcmp(sw_opt_fields[f], "page_blocks"))
+			ng_json_kv_string(j, sw_opt_fields[f], val);
+		else if (has)
 			ng_json_kv_double(j, sw_opt_fields[f], strtod(val, NULL));
 	}
 	if (s->nkey)

@@ -7,6 +7,8 @@
  *   remote_vs_reference   remote requests over fgp's (Fig. 10)
  *   one_block, one_gpu    pages touched by one block, by one GPU
  *   category              CODA Table 2's, from the page-access profile
+ *   page_blocks           the shares of the pages touched by 1, 2, 3-4,
+ *                         5-8, 9-16, 17-32, 33-64, >64 blocks (Fig. 5)
  */
 #include <stdio.h>
 
@@ -68,6 +70,15 @@ static const char *category(const struct ng_paper_run *w,
 	       ng_coda_category_name(w->r.pageacc.category) : "-";
 }
 
+static const char *page_blocks(const struct ng_paper_run *w,
+			       const struct ng_paper_run *ref, char *buf,
+			       size_t len)
+{
+	(void)ref;
+	return w->r.has_pageacc ? coda_page_blocks(&w->r.pageacc, buf, len) :
+				  "-";
+}
+
 static void pages_json(struct ng_json *j, const struct ng_col *col,
 		       const struct ng_paper_run *w)
 {
@@ -88,6 +99,7 @@ static const struct ng_col *const cols[] = {
 	COL("one_block", NG_COL_FRACTION, NG_COL_ALL, .get.real = one_block),
 	COL("one_gpu", NG_COL_FRACTION, NG_COL_ALL, .get.real = one_gpu),
 	COL("category", NG_COL_TEXT, NG_COL_ALL, .get.text = category),
+	COL("page_blocks", NG_COL_TEXT, NG_COL_DATA, .get.text = page_blocks),
 	COL("pages", NG_COL_OBJECT, NG_COL_JSON, .get.json = pages_json),
 	&ng_col_link_fraction_data,
 };
@@ -118,7 +130,8 @@ const struct ng_paper ng_paper_coda = {
 	.legend = "speedup_vs_reference: fgp's modeled time / this one's; remote_fraction: requests\n"
 		  "homed on another GPU; remote_vs_reference: remote requests over fgp's; one_block,\n"
 		  "one_gpu: pages touched by one block, by one GPU; category: CODA Table 2's, from\n"
-		  "them",
+		  "them; page_blocks (CSV, JSON): shares of the pages touched by 1, 2, 3-4, 5-8,\n"
+		  "9-16, 17-32, 33-64, >64 blocks (Fig. 5)",
 	.report_human = coda_report_human,
 	.report_json = coda_report_json,
 };

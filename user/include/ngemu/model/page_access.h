@@ -25,12 +25,25 @@ enum ng_coda_category {
 	NG_CODA_NCATEGORY,
 };
 
+/*
+ * CODA Fig. 5: the pages by how many blocks touched them, in buckets of
+ * powers of two: 1, 2, 3-4, 5-8, 9-16, 17-32, 33-64, more than 64.
+ */
+#define NG_PAGEACC_NBUCKET	8
+#define NG_PAGEACC_MAX_COUNTED	64	/* more: the last bucket */
+
 struct ng_pageacc {
 	uint64_t pages;			/* touched */
 	uint64_t one_block;		/* of them, by one block only */
 	uint64_t one_gpu;		/* by one GPU only */
+	uint64_t by_blocks[NG_PAGEACC_NBUCKET];	/* by bucket, as above */
 	enum ng_coda_category category;
 };
+
+/* Bucket @i's name: "1", "2", "3-4", ... ">64". */
+const char *ng_pageacc_bucket_name(unsigned int i);
+/* The bucket of a page touched by @blocks distinct blocks (>= 1). */
+unsigned int ng_pageacc_bucket(uint64_t blocks);
 
 /* The categories' thresholds (CODA Table 2): fractions of the pages. */
 #define NG_CODA_EXCLUSIVE	0.9
