@@ -442,16 +442,23 @@ static void sg_reset(void *priv)
 	}
 }
 
+/*
+ * On when device-mem is given, except for split code (host-copies
+ * per-kernel, the data placed on the GPUs): there device-mem is the
+ * memory the program was split for (workloads/bench.c), not a cache.
+ */
 static bool sg_enabled(const struct ng_config *c)
 {
-	return ng_scalegpu_on(&c->sg);
+	return ng_scalegpu_on(&c->sg) &&
+	       !(c->host_copies == NG_COPIES_PER_KERNEL &&
+		 c->placement != NG_PLACE_HOST);
 }
 
 static int sg_validate(const struct ng_config *c, char *err, size_t errlen)
 {
 	if (c->placement != NG_PLACE_HOST) {
 		ng_seterr(err, errlen,
-			  "device-mem makes device memory a cache of host memory: it needs --placement host");
+			  "device-mem makes device memory a cache of host memory: it needs --placement host (or, for split code, --host-copies per-kernel)");
 		return -EINVAL;
 	}
 	unsigned int tb = c->sg.tag_bytes;
@@ -469,7 +476,7 @@ static const struct ng_key sg_keys[] = {
 	{ .name = "device-mem", .type = NG_KEY_SIZE_PCT,
 	  .off = NG_KEY_OFF(sg.device_mem), .pct_off = NG_KEY_OFF(sg.device_mem_pct),
 	  .pct_max = 100, .min = 0, .max = (double)(1ULL << 40),
-	  .help = "ScaleGPU: device memory per GPU caching host memory, bytes or a % of the data (0: off)" },
+	  .help = "ScaleGPU: device memory per GPU caching host memory, bytes or a % of the data (0: off); with host-copies=per-kernel and the data on the GPUs, the memory the split code was split for" },
 	NG_KEY_NUM("tag-bytes", NG_KEY_UINT, sg.tag_bytes, 64, 2048,
 		   "ScaleGPU: data per tag (a DRAM row), bytes"),
 	NG_KEY_NUM("tmh-queue", NG_KEY_UINT, sg.tmh_queue, 1, SG_MAX_TMH,

@@ -58,9 +58,28 @@ static double copy_s(const struct ng_config *c, uint64_t bytes, uint64_t n)
 }
 
 /*
+ * Whether split code splits: ScaleGPU's hand-modified programs exist
+ * only when the data does not fit in device memory. device-mem (bytes
+ * per GPU, or a % of the data, as ScaleGPU's) is the memory the program
+ * was split for; when the data (@footprint) fits in the GPUs' memory
+ * the program is the plain one. No device-mem: it always splits.
+ */
+static bool split_splits(const struct ng_config *cfg, uint64_t footprint)
+{
+	uint64_t mem = cfg->sg.device_mem;
+
+	if (cfg->sg.device_mem_pct > 0)
+		mem = (uint64_t)((double)footprint * cfg->sg.device_mem_pct / 100);
+	else if (!mem)
+		return true;
+	return footprint > mem * cfg->gpus;
+}
+
+/*
  * The host copies ScaleGPU's baselines add to a run (host-copies): once,
  * the pages the kernels read before they wrote them in and every written
- * page out; per kernel, each kernel's pages in and out around it.
+ * page out; per kernel (split code, when it splits), each kernel's pages
+ * in and out around it.
  */
 static void add_copies(const struct ng_config *cfg, struct ng_system *sys,
 		       struct ng_bench_result *r)
@@ -71,7 +90,9 @@ static void add_copies(const struct ng_config *cfg, struct ng_system *sys,
 	if (cfg->host_copies == NG_COPIES_NONE ||
 	    ng_pageacc_copies(ng_system_model(sys), &c))
 		return;
-	if (cfg->host_copies == NG_COPIES_PER_KERNEL) {
+	if (cfg->host_copies == NG_COPIES_PER_KERNEL &&
+	    split_splits(cfg, r->footprint)) {
+		r->split = true;
 		in = c.split_in_pages * pg;
 		out = c.split_out_pages * pg;
 		n = c.kernels;

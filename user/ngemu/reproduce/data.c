@@ -306,7 +306,9 @@ static int check_figs(const char *path, struct rp_paper *p)
 		    !in_list(f->wls[0] ? f->wls : p->workloads, x->row))
 			return usage_error("reproduce", "%s: paper %s: '%s' is not a workload of the figure",
 					   path, x->fig, x->row);
-		if (!in_list(f->key[0] ? f->vals : f->sys, x->col))
+		/* a sweep's "mean" column: the mean over its values */
+		if (!in_list(f->key[0] ? f->vals : f->sys, x->col) &&
+		    (!f->key[0] || strcmp(x->col, "mean")))
 			return usage_error("reproduce", "%s: paper %s: '%s' is not a column of the figure",
 					   path, x->fig, x->col);
 	}

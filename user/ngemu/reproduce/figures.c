@@ -186,6 +186,28 @@ static void fill_page_blocks(const struct rp_paper *p, const struct rp_fig *f,
 	t->row[t->nrow++] = "mean";
 }
 
+/*
+ * A sweep's mean over its @nv values (@t's first rows) at workload @w,
+ * or over every one of the @nwl workloads @wl when @w is "mean".
+ */
+static double over_values(const struct rp_fig *f, const struct rp_row *r,
+			  unsigned int n, const struct rp_table *t,
+			  unsigned int nv, const char *w, char *const *wl,
+			  unsigned int nwl)
+{
+	struct rp_mean m = { .kind = f->mean, .metric = f->metric };
+	const struct rp_row *a, *b;
+
+	for (unsigned int v = 0; v < nv; v++)
+		for (unsigned int k = 0; k < nwl; k++) {
+			if (strcmp(w, "mean") && strcmp(w, wl[k]))
+				continue;
+			rows(f, r, n, wl[k], t->row[v], &a, &b);
+			(void)rp_mean_add(&m, a, b);
+		}
+	return rp_mean_value(&m);
+}
+
 static void fill(const struct rp_paper *p, const struct rp_fig *f,
 		 const struct rp_row *r, unsigned int n, struct rp_table *t)
 {
@@ -205,6 +227,13 @@ static void fill(const struct rp_paper *p, const struct rp_fig *f,
 		t->ncol = items(f->wls[0] ? f->wls : p->workloads, t->cbuf,
 				sizeof(t->cbuf), t->col, RP_MAX_COLS - 1);
 		t->col[t->ncol++] = "mean";
+		/* the mean over the values, where the paper gives one */
+		for (unsigned int v = 0; v < p->nval && t->nrow < 80; v++)
+			if (!strcmp(p->v[v].fig, f->id) &&
+			    !strcmp(p->v[v].col, "mean")) {
+				t->row[t->nrow++] = "mean";
+				break;
+			}
 	} else {
 		t->nrow = items(f->wls[0] ? f->wls : p->workloads, t->rbuf,
 				sizeof(t->rbuf), t->row, 79);
@@ -220,7 +249,10 @@ static void fill(const struct rp_paper *p, const struct rp_fig *f,
 			bool *u = &t->unverified[i][j];
 			const struct rp_row *a, *b;
 
-			if (strcmp(w, "mean")) {
+			if (keyed && !strcmp(c, "mean")) {
+				t->ngemu[i][j] = over_values(f, r, n, t, i, w,
+							     wl, nwl);
+			} else if (strcmp(w, "mean")) {
 				t->ngemu[i][j] = value(f, r, n, w, c, u);
 			} else {
 				/* of the verified runs only (rp_mean_add()) */

@@ -1,8 +1,9 @@
 #!/bin/sh
 # ScaleGPU's comparison (Documentation/scalegpu.rst): every workload of
-# ScaleGPU's Table 2 that is built, under full, split, zero-copy and
-# scalegpu on the scalegpu preset, at device memory of 100%, 50%, 25% and
-# 12.5% of the data (the paper's Fig. 3), then scalegpu at 12.5% with
+# ScaleGPU's Table 2 that is built, under full, split (the code split for
+# that device memory: full at 100%), zero-copy and scalegpu on the
+# scalegpu preset, at device memory of 100%, 50%, 25% and 12.5% of the
+# data (the paper's Fig. 3), then scalegpu at 12.5% with
 # 256 B to 2 KB of data per tag (Fig. 4); each against full (the data in
 # device memory, copied in and out), beside the paper's claims.
 # Usage: user/papers/scalegpu/bench.sh [NGEMU] [ngemu options...]; SIZE=paper

@@ -20,8 +20,11 @@ void scalegpu_report_human(FILE *f, const struct ng_config *cfg,
 
 	if (cfg->host_copies == NG_COPIES_NONE)
 		return;
-	fprintf(f, "copies     %s: H2D %s (%s), kernels %s, D2H %s (%s)\n",
+	fprintf(f, "copies     %s%s: H2D %s (%s), kernels %s, D2H %s (%s)\n",
 	       ng_host_copies_names[cfg->host_copies],
+	       cfg->host_copies != NG_COPIES_PER_KERNEL ? "" :
+	       r->split ? " (split: the data exceeds device-mem)" :
+	       " (the data fits device-mem: copied once)",
 	       ng_format_dur(r->h2d_s, b1, sizeof(b1)),
 	       ng_format_bytes(r->h2d_bytes, b2, sizeof(b2)),
 	       ng_format_dur(r->kernel_s, b3, sizeof(b3)),
@@ -37,6 +40,7 @@ void scalegpu_report_json(struct ng_json *j, const struct ng_config *cfg,
 	ng_json_key(j, "copies");
 	ng_json_object_begin(j);
 	ng_json_kv_string(j, "mode", ng_host_copies_names[cfg->host_copies]);
+	ng_json_kv_bool(j, "split", r->split);
 	ng_json_kv_double(j, "h2d_s", r->h2d_s);
 	ng_json_kv_double(j, "kernel_s", r->kernel_s);
 	ng_json_kv_double(j, "d2h_s", r->d2h_s);

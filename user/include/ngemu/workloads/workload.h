@@ -78,6 +78,8 @@ struct ng_bench_result {
 	/* host-copies once or per-kernel: the copies, in modeled_s too */
 	double kernel_s, h2d_s, d2h_s;
 	uint64_t h2d_bytes, d2h_bytes;
+	/* per-kernel: the data exceeded device-mem, so the code split */
+	bool split;
 	/* placement coda with coda-b profile: B per structure, in order */
 	unsigned int ncoda;
 	struct { uint64_t size, b; } coda[NG_CODA_PLAN_SHOWN];
