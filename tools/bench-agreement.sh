@@ -8,7 +8,9 @@
 #     ngemu bench --compare W --system P --agreement N;
 # each threaded modeled time must be within 1% of the deterministic one
 # and the threaded runs within 1% of each other (the design's bound is 2%;
-# everything but --steal is expected to agree exactly).
+# everything but --steal and the kernels that race across GPUs on
+# their data, bfs-shoc and bc (Documentation/runtime.rst), is expected to
+# agree exactly).
 # Usage: tools/bench-agreement.sh [NGEMU] (N=2 by default; PRESETS to
 # restrict, e.g. PRESETS="carve rec"). About 15 minutes here (2 CPUs).
 # Exit 1 if any run disagrees or fails to verify where it should.
