@@ -281,6 +281,17 @@ reproduce-paper: user
 	$(Q)$(NGEMU) reproduce $(PAPER) --size paper --jobs 2 \
 		--out reproduce-$(PAPER)-paper $(REPRODUCE_ARGS); true
 
+# Each paper with every workload at its paper's proportion of input to
+# cache (reproduce --at-proportion: the paper's input at the regime's cache
+# scale, at least one wave of the machine) into reproduce-PAPER-proportion/;
+# PAPERS="rec" for one. A long lane, not part of the tests: REC's 12
+# workloads run to 32 MiB an array (Documentation/sweep.rst).
+.PHONY: reproduce-proportion
+reproduce-proportion: user
+	$(Q)for p in $(PAPERS); do \
+		$(NGEMU) reproduce $$p --at-proportion --jobs 2 $(REPRODUCE_ARGS); \
+	done; true
+
 # What the worker pool's design rests on: a barrier of a thread per SM
 # against the pool's barrier of a thread per CPU and a coroutine switch.
 .PHONY: bench-pool

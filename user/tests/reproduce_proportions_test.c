@@ -63,18 +63,18 @@ TEST_F(prop, a_workloads_size_against_its_papers_at_the_regimes_scale)
 	 */
 	csv = file(self->out, "proportions.csv");
 	ASSERT_NE(NULL, csv);
-	EXPECT_EQ(0, strncmp(csv, "workload,size_bytes,paper_bytes,paper_source,at_scale_bytes,ratio\n", 66))
+	EXPECT_EQ(0, strncmp(csv, "workload,size_bytes,paper_bytes,paper_source,at_scale_bytes,ratio,sized\n", 72))
 		TH_LOG("%s", csv);
-	EXPECT_NE(NULL, strstr(csv, "\nst,262144,67108864,\"REC Table 3: ST 128 MB\",8388608,0.03125\n"))
+	EXPECT_NE(NULL, strstr(csv, "\nst,262144,67108864,\"REC Table 3: ST 128 MB\",8388608,0.03125,--size\n"))
 		TH_LOG("%s", csv);
 	/* no paper sizes spmv */
-	EXPECT_NE(NULL, strstr(csv, "\nspmv,262144,,,,\n")) TH_LOG("%s", csv);
+	EXPECT_NE(NULL, strstr(csv, "\nspmv,262144,,,,,--size\n")) TH_LOG("%s", csv);
 	free(csv);
 	md = file(self->out, "report.md");
 	ASSERT_NE(NULL, md);
 	EXPECT_NE(NULL, strstr(md, "The regime's `l2-size` is 256.0 KiB where the paper's machine has 2.0 MiB (1/8)"))
 		TH_LOG("%s", md);
-	EXPECT_NE(NULL, strstr(md, "| st | 256.0 KiB | 64.0 MiB (REC Table 3: ST 128 MB) | 8.0 MiB | 0.0312 |"))
+	EXPECT_NE(NULL, strstr(md, "| st | 256.0 KiB | --size | 64.0 MiB (REC Table 3: ST 128 MB) | 8.0 MiB | 0.0312 |"))
 		TH_LOG("%s", md);
 	free(md);
 }

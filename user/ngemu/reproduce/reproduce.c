@@ -47,7 +47,7 @@ static void reproduce_usage(FILE *out)
 {
 	fprintf(out,
 		"Usage: ngemu reproduce PAPER [--out DIR] [--jobs N] [--data FILE]\n"
-		"                       [--size paper] [bench options]\n"
+		"                       [--size paper | --at-proportion] [bench options]\n"
 		"\n"
 		"Run a paper's experiments (its preset, workloads and systems, and each\n"
 		"figure's sweep in DIR/sweeps/ID) as 'ngemu sweep's into DIR, then put\n"
@@ -70,6 +70,12 @@ static void reproduce_usage(FILE *out)
 		"  -o, --out DIR    the output folder (default: reproduce-PAPER; with\n"
 		"                   all, the folder of the five)\n"
 		"  -j, --jobs N     points run at once (default 1)\n"
+		"      --at-proportion\n"
+		"                   run each workload at its paper's input scaled as the\n"
+		"                   regime scales the paper's cache (its proportion of\n"
+		"                   input to cache), at least one wave of the regime's\n"
+		"                   machine and at most half its device memory; into\n"
+		"                   reproduce-PAPER-proportion unless --out says\n"
 		"      --data FILE  the paper's experiments and claims\n"
 		"  -h, --help       show this help and exit\n"
 		"\n"
@@ -133,7 +139,7 @@ static FILE *open_data(const char *paper, char *path, size_t len)
  * --size given (and the workloads no paper sizes, at their default).
  */
 static void sizes_of(const struct rp_paper *p, char **argv, int argc,
-		     char *buf, size_t len)
+		     bool prop, char *buf, size_t len)
 {
 	static const struct opt size_opt[] = {
 		{ .name = "size", .value = true },
@@ -148,6 +154,10 @@ static void sizes_of(const struct rp_paper *p, char **argv, int argc,
 	while (opts_next(&st) != OPTS_END)
 		if (st.val)
 			size = st.val;
+	if (prop) {
+		snprintf(buf, len, "each workload's paper input at the regime's cache scale (--at-proportion: see Proportions)");
+		return;
+	}
 	if (!size) {
 		snprintf(buf, len, "each workload's default (--size paper for the papers')");
 		return;
@@ -204,6 +214,7 @@ static bool takes_value(const char *a)
 	static const struct opt valued[] = {
 		{ .name = "jobs", .letter = 'j', .value = true },
 		{ .name = "size", .value = true },
+		{ .name = "size-of", .value = true },
 		{ .name = "iters", .value = true },
 		{ 0 }
 	};
@@ -295,19 +306,59 @@ static int write_outputs(const char *out, const char *paper,
 	return bad ? -1 : 0;
 }
 
+#define RP_MAX_WLS	64
+
+/*
+ * reproduce --at-proportion: "--size-of W=BYTES" for each of @p's
+ * workloads after the options @sv[1..*@sc) (in @bufs). 0, or the usage
+ * error's status.
+ */
+static int proportion_args(const char *paper, const struct rp_paper *p,
+			   char **sv, int *sc, char bufs[][64])
+{
+	char wls[1024], err[256] = "", *save = NULL;
+	struct rp_prop_size ps;
+	unsigned int n = 0;
+
+	for (int i = 1; i < *sc; i++)
+		if (!strcmp(sv[i], "--size") || !strncmp(sv[i], "--size=", 7))
+			return usage_error("reproduce", "--at-proportion sizes each workload itself: drop %s",
+					   sv[i]);
+	snprintf(wls, sizeof(wls), "%s", p->workloads);
+	for (char *w = strtok_r(wls, ",", &save); w;
+	     w = strtok_r(NULL, ",", &save)) {
+		const struct ng_workload *wl = ng_workload_find(w);
+
+		/* an unknown workload: the sweep says so */
+		if (!wl)
+			continue;
+		if (n >= RP_MAX_WLS || *sc + 2 >= RP_MAX_ARGS - 16)
+			return usage_error("reproduce", "--at-proportion: too many workloads");
+		if (rp_proportion_size(paper, p->preset, wl, sv + 1, *sc - 1,
+				       &ps, err, sizeof(err)))
+			return usage_error("reproduce", "--at-proportion: %s", err);
+		snprintf(bufs[n], 64, "%s=%llu", w,
+			 (unsigned long long)ps.bytes);
+		sv[(*sc)++] = "--size-of";
+		sv[(*sc)++] = bufs[n++];
+	}
+	return 0;
+}
+
 /*
  * Run @paper's experiment (parsed from @data, or its own file) with the
  * options @sv[1..@sc) into @out, and write its report; @p keeps its
- * claims with ngemu's values. An exit status.
+ * claims with ngemu's values; @prop: at the paper's proportions. An exit
+ * status.
  */
 static int run_paper(const char *paper, const char *data, const char *out,
-		     char **sv, int sc, int argc, char **argv,
+		     bool prop, char **sv, int sc, int argc, char **argv,
 		     struct rp_paper *p, struct rp_row *r)
 {
-	char path[1024], outbuf[256], sizes[512];
+	char path[1024], outbuf[256], sizes[512], bufs[RP_MAX_WLS][64];
 	unsigned int n, shown = 0;
 	size_t missing = 0;
-	int nbase, sret, ret, nopts = sc - 1;
+	int nbase, sret, ret, nopts;
 	FILE *f;
 
 	f = data ? fopen(data, "r") : open_data(paper, path, sizeof(path));
@@ -321,8 +372,13 @@ static int run_paper(const char *paper, const char *data, const char *out,
 	fclose(f);
 	if (ret)
 		return ret;
+	ret = prop ? proportion_args(paper, p, sv, &sc, bufs) : 0;
+	if (ret)
+		return ret;
+	nopts = sc - 1;
 	if (!out) {
-		snprintf(outbuf, sizeof(outbuf), "reproduce-%s", paper);
+		snprintf(outbuf, sizeof(outbuf), "reproduce-%s%s", paper,
+			 prop ? "-proportion" : "");
 		out = outbuf;
 	}
 	sv[sc++] = "--system";
@@ -357,7 +413,7 @@ static int run_paper(const char *paper, const char *data, const char *out,
 		c->shown = c->used && (c->ngemu - 1) * (c->paper - 1) > 0;
 		shown += c->shown;
 	}
-	sizes_of(p, argv, argc, sizes, sizeof(sizes));
+	sizes_of(p, argv, argc, prop, sizes, sizeof(sizes));
 	if (write_outputs(out, paper, p, shown, r, n, sizes, sv + 1, nopts))
 		return NG_EXIT_FAIL;
 	printf("ngemu reproduce %s: %u of %u claims in the paper's direction, %zu points without a result: %s/report.md\n",
@@ -375,8 +431,9 @@ static int run_paper(const char *paper, const char *data, const char *out,
  * table of all their claims. The worst exit status: a failed run's over
  * a claim not shown.
  */
-static int run_all(const char *out, const char *data, char **sv, int sc,
-		   int argc, char **argv, struct rp_paper *p, struct rp_row *r)
+static int run_all(const char *out, const char *data, bool prop, char **sv,
+		   int sc, int argc, char **argv, struct rp_paper *p,
+		   struct rp_row *r)
 {
 	struct rp_paper *all = calloc(NG_RP_PAPERS, sizeof(*all));
 	char dir[NG_RP_PAPERS][512], file[1024];
@@ -396,11 +453,12 @@ static int run_all(const char *out, const char *data, char **sv, int sc,
 		const char *name = ng_paper_at(done)->name;
 		int st;
 
-		snprintf(dir[done], sizeof(dir[done]), "%s%sreproduce-%s",
-			 out ? out : "", out ? "/" : "", name);
+		snprintf(dir[done], sizeof(dir[done]), "%s%sreproduce-%s%s",
+			 out ? out : "", out ? "/" : "", name,
+			 prop ? "-proportion" : "");
 		snprintf(file, sizeof(file), "%s/%s.txt", data ? data : "",
 			 name);
-		st = run_paper(name, data ? file : NULL, dir[done],
+		st = run_paper(name, data ? file : NULL, dir[done], prop,
 			       sv, sc, argc, argv, p, r);
 		all[done] = *p;
 		if (st == NG_EXIT_USAGE || interrupted()) {
@@ -417,13 +475,14 @@ static int run_all(const char *out, const char *data, char **sv, int sc,
 	return bad ? NG_EXIT_FAIL : ret;
 }
 
-enum { RO_HELP, RO_OUT, RO_DATA };
+enum { RO_HELP, RO_OUT, RO_DATA, RO_PROP };
 
 static const struct opt reproduce_opts[] = {
 	{ .name = "help", .letter = 'h', .id = RO_HELP },
 	{ .name = "out", .letter = 'o', .value = true,
 	  .id = RO_OUT },
 	{ .name = "data", .value = true, .id = RO_DATA },
+	{ .name = "at-proportion", .id = RO_PROP },
 	{ 0 }
 };
 
@@ -439,6 +498,7 @@ static bool cluster_option(const char *a)
 /* What the command line asks of reproduce. */
 struct rp_args {
 	const char *paper, *out, *data;
+	bool prop;		/* --at-proportion */
 	char *sv[RP_MAX_ARGS];	/* "sweep" and the options passed on */
 	int sc;
 };
@@ -459,6 +519,8 @@ static int rp_options(struct rp_args *a, int argc, char **argv)
 			a->out = st.val;
 		} else if (id == RO_DATA) {
 			a->data = st.val;
+		} else if (id == RO_PROP) {
+			a->prop = true;
 		} else if (id != OPTS_OTHER) {
 			return opts_error("reproduce", &st, id);
 		} else if (cluster_option(st.arg)) {
@@ -496,10 +558,11 @@ int cmd_reproduce(int argc, char **argv)
 		goto out;
 	}
 	if (!strcmp(a.paper, "all"))
-		ret = run_all(a.out, a.data, a.sv, a.sc, argc, argv, p, r);
+		ret = run_all(a.out, a.data, a.prop, a.sv, a.sc, argc, argv,
+			      p, r);
 	else
-		ret = run_paper(a.paper, a.data, a.out, a.sv, a.sc, argc, argv,
-				p, r);
+		ret = run_paper(a.paper, a.data, a.out, a.prop, a.sv, a.sc,
+				argc, argv, p, r);
 out:
 	free(p);
 	free(r);

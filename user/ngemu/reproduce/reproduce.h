@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #define RP_MAX_CLAIMS	32
@@ -138,6 +139,39 @@ int rp_write_summary(const char *dir, const struct rp_paper *p,
 int rp_write_proportions(FILE *md, FILE *csv, const char *paper,
 			 const char *preset, const char *workloads,
 			 char **opts, int nopts);
+
+/*
+ * The size a workload runs at with reproduce --at-proportion: its
+ * paper's input at the regime's scale (at_scale: the paper's bytes per
+ * array x the regime's cache / the paper's), but at least one wave of
+ * the regime's machine (wave: gpus x sms x the 256-thread blocks an SM
+ * holds, a thread a 4-byte element of an array) and at most half its
+ * device memory over the workload's arrays (cap), which wins; a
+ * workload no paper sizes at its default (capped the same). @why says
+ * which.
+ */
+enum rp_sized {
+	RP_SIZED_SCALE, RP_SIZED_WAVE, RP_SIZED_CAP, RP_SIZED_CAP_WAVE,
+	RP_SIZED_NO_PAPER,
+};
+
+extern const char *const rp_sized_names[];
+
+struct rp_prop_size {
+	uint64_t bytes, at_scale, wave, cap;
+	uint64_t wave_blocks;
+	enum rp_sized why;
+};
+
+struct ng_workload;
+/*
+ * @w's size under --at-proportion for paper @paper on preset @preset
+ * with the options @opts. 0, or -EINVAL with why in @err (the paper
+ * names no cache to scale by).
+ */
+int rp_proportion_size(const char *paper, const char *preset,
+		       const struct ng_workload *w, char **opts, int nopts,
+		       struct rp_prop_size *ps, char *err, size_t errlen);
 
 /* A paper's data file; 0 or the usage error's exit status. */
 int rp_parse(FILE *f, const char *path, struct rp_paper *p);

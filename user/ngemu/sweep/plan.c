@@ -11,6 +11,8 @@
 
 #include <linux/numagpu.h>
 
+#include "../commands.h"
+#include "../size_spec.h"
 #include "sweep.h"
 #include "ngemu/config.h"
 #include "ngemu/workloads/workload.h"
@@ -23,18 +25,61 @@ static bool paper_size(char *const *v, int n, int i)
 	return !strcmp(v[i], "--size") && i + 1 < n && !strncmp(v[i + 1], "paper", 5);
 }
 
+int sweep_size_of(struct sweep *s, char *val)
+{
+	char *eq = strchr(val, '=');
+	struct size_spec sz;
+
+	if (!eq || eq == val || size_spec_parse(eq + 1, &sz))
+		return usage_error("sweep", "--size-of '%s': WORKLOAD=SIZE, SIZE as --size takes it",
+				   val);
+	*eq = '\0';
+	if (!ng_workload_find(val)) {
+		usage_error("sweep", "--size-of: unknown workload '%s' (see 'ngemu bench --list')",
+			    val);
+		*eq = '=';
+		return NG_EXIT_USAGE;
+	}
+	*eq = '=';
+	if (s->nsize_of >= sizeof(s->size_of) / sizeof(s->size_of[0]))
+		return usage_error("sweep", "too many --size-of");
+	s->size_of[s->nsize_of++] = val;
+	return 0;
+}
+
+/* --size-of's SIZE for workload @wl (the last given), or NULL. */
+static char *size_of(const struct sweep *s, const char *wl)
+{
+	size_t n = strlen(wl);
+	char *val = NULL;
+
+	for (unsigned int i = 0; i < s->nsize_of; i++)
+		if (!strncmp(s->size_of[i], wl, n) && s->size_of[i][n] == '=')
+			val = s->size_of[i] + n + 1;
+	return val;
+}
+
 bool sweep_paper_default(const struct sweep *s, const char *wl)
 {
+	if (size_of(s, wl))
+		return false;
 	for (int i = 0; i < s->npass; i++)
 		if (paper_size(s->pass, s->npass, i))
 			return !ng_workload_paper_size(ng_workload_find(wl));
 	return false;
 }
 
+/* Whether @v[@i] is --size (or --size=...). */
+static bool any_size(char *const *v, int i)
+{
+	return !strcmp(v[i], "--size") || !strncmp(v[i], "--size=", 7);
+}
+
 /* The arguments of point @p's run, after "bench" (NULL-terminated). */
 int sweep_point_args(const struct sweep *s, const struct sw_point *p,
 		     char **v, char bufs[][64])
 {
+	char *own = size_of(s, p->wl);
 	int n = 0;
 
 	v[n++] = "--compare";
@@ -42,13 +87,21 @@ int sweep_point_args(const struct sweep *s, const struct sw_point *p,
 	v[n++] = "--systems";
 	v[n++] = (char *)p->sys;
 	for (int i = 0; i < s->npass; i++) {
-		/* a workload no paper sizes runs at its default size */
-		if (paper_size(s->pass, s->npass, i) &&
-		    !ng_workload_paper_size(ng_workload_find(p->wl))) {
+		/*
+		 * a workload no paper sizes runs at its default size, and
+		 * one --size-of sizes at its own
+		 */
+		if ((paper_size(s->pass, s->npass, i) &&
+		     !ng_workload_paper_size(ng_workload_find(p->wl))) ||
+		    (own && any_size(s->pass, i))) {
 			i += strchr(s->pass[i], '=') ? 0 : 1;
 			continue;
 		}
 		v[n++] = s->pass[i];
+	}
+	if (own) {
+		v[n++] = "--size";
+		v[n++] = own;
 	}
 	for (unsigned int k = 0; k < s->nkey; k++) {
 		snprintf(bufs[k], 64, "--%s", s->key[k].name);

@@ -63,6 +63,8 @@ static void sweep_usage(FILE *out)
 		"                        (the system sets it itself, or its component is\n"
 		"                        off there) is named on stderr and in the results'\n"
 		"                        inert column; one inert for every point is refused\n"
+		"      --size-of W=SIZE  workload W runs at --size SIZE, whatever --size\n"
+		"                        says (repeatable; reproduce --at-proportion)\n"
 		"  -o, --out DIR         the output folder (default: sweep)\n"
 		"  -j, --jobs N          points run at once on this machine (default 1;\n"
 		"                        results do not depend on it)\n"
@@ -198,7 +200,7 @@ static int parse_pass(struct sweep *s, char *a, const char *val)
 
 enum sweep_opt {
 	SO_WORKLOADS, SO_SYSTEMS, SO_GRID, SO_OUT, SO_JOBS, SO_SLURM, SO_WAIT,
-	SO_SBATCH, SO_HELP,
+	SO_SBATCH, SO_HELP, SO_SIZE_OF,
 };
 
 static const struct opt sweep_opts[] = {
@@ -218,6 +220,7 @@ static const struct opt sweep_opts[] = {
 	{ .name = "time", .value = true, .id = SO_SBATCH },
 	{ .name = "sbatch-option", .value = true, .id = SO_SBATCH },
 	{ .name = "help", .letter = 'h', .id = SO_HELP },
+	{ .name = "size-of", .value = true, .id = SO_SIZE_OF },
 	{ 0 }
 };
 
@@ -253,6 +256,9 @@ static int parse_option(struct sweep *s, const struct opts *st, int id)
 		break;
 	case SO_GRID:
 		ret = parse_grid(s, st->val);
+		break;
+	case SO_SIZE_OF:
+		ret = sweep_size_of(s, st->val);
 		break;
 	case SO_OUT:
 		s->out = st->val;

@@ -48,6 +48,8 @@ struct sweep {
 	struct sw_key key[SW_MAX_KEYS];
 	char *pass[SW_MAX_ARGS];	/* other options, to every point */
 	int npass;
+	char *size_of[64];		/* --size-of's "WL=SIZE" */
+	unsigned int nsize_of;
 	struct sw_point *pt;
 	size_t npt;
 	char *owned[SW_MAX_KEYS + 2];	/* copies of the lists, to free */
@@ -60,6 +62,12 @@ struct sweep {
 	unsigned int nsbatch;
 	size_t missing;			/* points without a result, at the end */
 };
+
+/*
+ * --size-of @val ("WL=SIZE": workload WL runs at --size SIZE, whatever
+ * --size says) into @s. 0, or the usage error's status.
+ */
+int sweep_size_of(struct sweep *s, char *val);
 
 /*
  * ngemu sweep with its arguments (argv[0] "sweep"), as cmd_sweep()
