@@ -126,6 +126,8 @@ TEST_F(atp, half_the_device_memory_caps_a_size)
 				"--out", self->out, "--at-proportion",
 				"--mem-per-gpu", "2M", "--sms", "4",
 				"--iters", "1"));
+	ASSERT_TRUE(self->r.status == 0 || self->r.status == 3)
+		TH_LOG("%d: %s", self->r.status, self->r.err);
 	csv = file(self->out, "proportions.csv");
 	ASSERT_NE(NULL, csv) TH_LOG("%d: %s", self->r.status, self->r.err);
 	EXPECT_NE(NULL, strstr(csv, "\nst,2097152,67108864,\"REC Table 3: ST 128 MB\",8388608,0.25,capped at half the device memory\n"))

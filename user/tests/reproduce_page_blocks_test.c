@@ -155,6 +155,13 @@ TEST_F(pb, page_blocks_only_in_a_figure_of_one_system)
 			     "cannot read this 'figure' line"));
 	EXPECT_EQ(2, refused(self, "sweep f | s | page-blocks amean | coda | link-bw=16,64\n",
 			     "cannot read this 'sweep' line"));
+	/* shares of its own pages: nothing to normalize to */
+	EXPECT_EQ(2, refused(self, "figure f | s | page-blocks amean | coda vs fgp\n",
+			     "cannot read this 'figure' line"));
+	/* its columns are buckets: a paper value would never be shown */
+	EXPECT_EQ(2, refused(self, "figure f | s | page-blocks amean | coda\n"
+			     "paper f | bfs | coda | 0.5 | text\n",
+			     "a page-blocks figure holds no paper values"));
 }
 
 TEST_HARNESS_MAIN

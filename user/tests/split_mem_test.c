@@ -156,8 +156,8 @@ TEST_F(split, reproduce_holds_scalegpu_against_split_per_size)
 	fclose(f);
 	ASSERT_EQ(0, run_cmd(&self->r, NGEMU("reproduce", "scalegpu", "--data", data,
 					     "--out", out, "--size", "1M", "--iters", "4")));
-	EXPECT_GE(3, self->r.status) TH_LOG("%s", self->r.err);
-	EXPECT_NE(1, self->r.status) TH_LOG("%s", self->r.err);
+	ASSERT_TRUE(self->r.status == 0 || self->r.status == 3)
+		TH_LOG("%d: %s", self->r.status, self->r.err);
 	figs = file(out, "figures.csv");
 	md = file(out, "report.md");
 	v50 = fig_value(figs, "hs", "50%", "hotspot");

@@ -103,11 +103,19 @@ static int pa_create(struct ng_model *m, void **priv, char *err, size_t errlen)
 	p->rw = ng_table_alloc(p->npages * sizeof(*p->rw));
 	p->first = ng_table_alloc(p->npages * sizeof(*p->first));
 	p->written = ng_table_alloc(p->npages * sizeof(*p->written));
-	p->set = ng_table_alloc(p->npages * SET_SLOTS * sizeof(*p->set));
-	p->nblk = ng_table_alloc(p->npages * sizeof(*p->nblk));
-	if (!p->line || !p->page || !p->rw || !p->first || !p->written ||
-	    !p->set || !p->nblk)
+	if (!p->line || !p->page || !p->rw || !p->first || !p->written)
 		goto nomem;
+	/*
+	 * The blocks of each page only for the profile's report: host-copies
+	 * runs (ScaleGPU's full and split) need the rest, not the sets'
+	 * probes on every request
+	 */
+	if (m->cfg->page_profile) {
+		p->set = ng_table_alloc(p->npages * SET_SLOTS * sizeof(*p->set));
+		p->nblk = ng_table_alloc(p->npages * sizeof(*p->nblk));
+		if (!p->set || !p->nblk)
+			goto nomem;
+	}
 	*priv = p;
 	return 0;
 nomem:
@@ -210,7 +218,8 @@ static void pa_route(void *priv, struct ng_sm *sm, struct ng_req *r)
 			break;
 	}
 	pa_copies(p, off >> p->page_shift, r);
-	pa_count_block(p, off >> p->page_shift, blk);
+	if (p->set)
+		pa_count_block(p, off >> p->page_shift, blk);
 	/* the page: its block and GPU, or several of either */
 	e = &p->page[off >> p->page_shift];
 	old = atomic_load_explicit(e, memory_order_relaxed);
@@ -260,10 +269,13 @@ static void pa_reset(void *priv)
 		      MADV_DONTNEED);
 	(void)madvise((void *)p->written, p->npages * sizeof(*p->written),
 		      MADV_DONTNEED);
-	(void)madvise((void *)p->set, p->npages * SET_SLOTS * sizeof(*p->set),
-		      MADV_DONTNEED);
-	(void)madvise((void *)p->nblk, p->npages * sizeof(*p->nblk),
-		      MADV_DONTNEED);
+	if (p->set) {
+		(void)madvise((void *)p->set,
+			      p->npages * SET_SLOTS * sizeof(*p->set),
+			      MADV_DONTNEED);
+		(void)madvise((void *)p->nblk, p->npages * sizeof(*p->nblk),
+			      MADV_DONTNEED);
+	}
 	p->kernel = 0;
 	p->copies = (struct ng_copies){ 0 };
 	atomic_store(&p->cur_in, 0);
@@ -327,6 +339,7 @@ int ng_pageacc_report(const struct ng_model *m, struct ng_pageacc *out)
 		return -ENOENT;
 	/* buffers are allocated from the start of the space */
 	n = (p->sp->used_max + (1ULL << p->page_shift) - 1) >> p->page_shift;
+	out->blocks = p->nblk != NULL;
 	for (uint64_t i = 0; i < n && i < p->npages; i++) {
 		uint64_t e = atomic_load_explicit(&p->page[i],
 						  memory_order_relaxed);
@@ -337,6 +350,8 @@ int ng_pageacc_report(const struct ng_model *m, struct ng_pageacc *out)
 		out->pages++;
 		out->one_block += (e & ID_MASK) != SEVERAL;
 		out->one_gpu += e >> ID_BITS != GPU_SEVERAL;
+		if (!p->nblk)
+			continue;
 		nb = atomic_load_explicit(&p->nblk[i], memory_order_relaxed);
 		out->by_blocks[ng_pageacc_bucket(nb)]++;
 	}

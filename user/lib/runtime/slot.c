@@ -173,7 +173,9 @@ static void slot_leave(struct ng_slot *x)
 
 /*
  * A GPU's slots run to the interval's end h->end: the slot with the
- * earliest clock runs until it passes the next earliest of its SM, or is
+ * earliest clock runs until it passes the next earliest of its SM (where
+ * several wait at the SM's port, the first runs on while it issues
+ * unhindered: see pick()), or is
  * a slice ahead of any other SM's (it gives way at its next model call;
  * pick() says why an SM's own keep no slice), and gives way before taking
  * a block while another is more than a slice behind it, so that the GPU's

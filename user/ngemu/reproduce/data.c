@@ -39,8 +39,7 @@ static bool metric_ok(const char *m)
 	return !strcmp(m, "speedup") || !strcmp(m, "traffic") ||
 	       !strcmp(m, "remote") || !strcmp(m, "link-share") ||
 	       !strcmp(m, "l2-miss") || !strcmp(m, "unnec-inv") ||
-	       !strcmp(m, "latency") || !strcmp(m, "memory") ||
-	       !strcmp(m, RP_PAGE_BLOCKS);
+	       !strcmp(m, "latency") || !strcmp(m, "memory") || !strcmp(m, RP_PAGE_BLOCKS);
 }
 
 /*
@@ -193,7 +192,7 @@ static int parse_fig(char *v, struct rp_paper *p, bool sweep)
 	}
 	/* page-blocks only in a figure of bars of one system, shares' amean */
 	if (!systems_ok(f->sys) || (!strcmp(f->metric, RP_PAGE_BLOCKS) &&
-	    (sweep || strchr(f->sys, ',') || f->mean != RP_AMEAN)))
+	    (sweep || strchr(f->sys, ',') || f->ref[0] || f->mean != RP_AMEAN)))
 		return -1;
 	p->nfig++;
 	return 0;
@@ -306,11 +305,12 @@ static int check_figs(const char *path, struct rp_paper *p)
 		    !in_list(f->wls[0] ? f->wls : p->workloads, x->row))
 			return usage_error("reproduce", "%s: paper %s: '%s' is not a workload of the figure",
 					   path, x->fig, x->row);
-		/* a sweep's "mean" column: the mean over its values */
-		if (!in_list(f->key[0] ? f->vals : f->sys, x->col) &&
-		    (!f->key[0] || strcmp(x->col, "mean")))
-			return usage_error("reproduce", "%s: paper %s: '%s' is not a column of the figure",
-					   path, x->fig, x->col);
+		/* a sweep's "mean": its values' mean; page-blocks: no values */
+		if (!strcmp(f->metric, RP_PAGE_BLOCKS) ||
+		    (!in_list(f->key[0] ? f->vals : f->sys, x->col) &&
+		     (!f->key[0] || strcmp(x->col, "mean"))))
+			return usage_error("reproduce", "%s: paper %s: '%s' is not a column of the figure%s", path, x->fig, x->col,
+					   strcmp(f->metric, RP_PAGE_BLOCKS) ? "" : " (a page-blocks figure holds no paper values)");
 	}
 	return 0;
 }

@@ -285,7 +285,9 @@ int rp_write_proportions(FILE *md, FILE *csv, const char *paper,
 		of = opt_val(opts, nopts, "--size-of", wl->name);
 		if (of)
 			prop_size(wl, scale, &c, &ps);
+		/* a --size-of of the user's own is not --at-proportion's */
 		row(md, csv, wl, size_used(wl, of ? of : size), scale,
+		    of && size_used(wl, of) != ps.bytes ? "--size-of" :
 		    sized(wl, of ? NULL : size, of ? &ps : NULL));
 	}
 	/* with --at-proportion, the wave that floors the sizes */

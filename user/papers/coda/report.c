@@ -27,12 +27,14 @@ void coda_pageacc_json(struct ng_json *j, const struct ng_pageacc *p)
 	ng_json_kv_double(j, "several_gpus",
 			  share(p->pages - p->one_gpu, p->pages));
 	ng_json_kv_string(j, "category", ng_coda_category_name(p->category));
-	ng_json_key(j, "by_blocks");
-	ng_json_object_begin(j);
-	for (unsigned int i = 0; i < NG_PAGEACC_NBUCKET; i++)
-		ng_json_kv_double(j, ng_pageacc_bucket_name(i),
-				  share(p->by_blocks[i], p->pages));
-	ng_json_object_end(j);
+	if (p->blocks) {
+		ng_json_key(j, "by_blocks");
+		ng_json_object_begin(j);
+		for (unsigned int i = 0; i < NG_PAGEACC_NBUCKET; i++)
+			ng_json_kv_double(j, ng_pageacc_bucket_name(i),
+					  share(p->by_blocks[i], p->pages));
+		ng_json_object_end(j);
+	}
 	ng_json_object_end(j);
 }
 
@@ -41,7 +43,8 @@ char *coda_page_blocks(const struct ng_pageacc *p, char *buf, size_t len)
 	size_t n = 0;
 
 	buf[0] = '\0';
-	for (unsigned int i = 0; i < NG_PAGEACC_NBUCKET && n < len; i++) {
+	for (unsigned int i = 0; p->blocks && i < NG_PAGEACC_NBUCKET && n < len;
+	     i++) {
 		int k = snprintf(buf + n, len - n, "%s%.3f", i ? " " : "",
 				 share(p->by_blocks[i], p->pages));
 
@@ -59,6 +62,8 @@ static void pageacc_human(FILE *f, const struct ng_pageacc *p)
 	       100 * share(p->one_gpu, p->pages),
 	       100 * share(p->pages - p->one_gpu, p->pages),
 	       ng_coda_category_name(p->category));
+	if (!p->blocks)
+		return;
 	fprintf(f, "blocks     pages by the blocks touching them (CODA Fig. 5):");
 	for (unsigned int i = 0; i < NG_PAGEACC_NBUCKET; i++)
 		fprintf(f, "%s %s %.1f%%", i ? "," : "",

@@ -12,6 +12,7 @@
 #ifndef NGEMU_MODEL_PAGE_ACCESS_H
 #define NGEMU_MODEL_PAGE_ACCESS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct ng_model;
@@ -37,6 +38,7 @@ struct ng_pageacc {
 	uint64_t one_block;		/* of them, by one block only */
 	uint64_t one_gpu;		/* by one GPU only */
 	uint64_t by_blocks[NG_PAGEACC_NBUCKET];	/* by bucket, as above */
+	bool blocks;			/* by_blocks counted: page-profile on */
 	enum ng_coda_category category;
 };
 

@@ -73,7 +73,9 @@ struct ng_sm {
 	uint64_t rng;			/* xorshift state (IMST resets) */
 	/*
 	 * The runtime steps SMs through intervals of modeled time: once the
-	 * clock reaches yield_at, the next model call gives way (yield()).
+	 * clock reaches yield_at (or waits past the port by wait_slack), the
+	 * next model call gives way (yield(); ng_sm_maybe_yield()), and
+	 * before a block ng_sm_block_due() asks the same of block_at.
 	 */
 	ng_ticks yield_at;
 	ng_ticks block_at;		/* before a block: give way if past it */
@@ -104,16 +106,17 @@ static inline void ng_sm_enter(struct ng_sm *sm, ng_ticks now,
 /* At the end of a model call: give way if the SM's slice is over. */
 static inline void ng_sm_maybe_yield(struct ng_sm *sm)
 {
-	/* a running block's clock is never behind the port (ng_sm_enter()) */
 	if (__builtin_expect(sm->now >= sm->yield_at ||
-			     sm->now - sm->port > sm->wait_slack, 0))
+			     (sm->now > sm->port &&
+			      sm->now - sm->port > sm->wait_slack), 0))
 		sm->yield(sm);
 }
 
 /* Before a block: whether the SM gives way first (see block_at). */
 static inline bool ng_sm_block_due(const struct ng_sm *sm)
 {
-	return sm->now > sm->block_at || sm->now - sm->port > sm->block_slack;
+	return sm->now > sm->block_at ||
+	       (sm->now > sm->port && sm->now - sm->port > sm->block_slack);
 }
 
 /*
