@@ -16,6 +16,7 @@
 #include "ng_test.h"
 
 #include "rep_csv.h"
+#include "rep_dir.h"
 #include "run_cmd.h"
 
 #define NGEMU(...) ((char *const[]){ (char *)ngemu_path(), __VA_ARGS__, NULL })
@@ -28,31 +29,20 @@
 
 FIXTURE(atp) {
 	struct cmd_result r;
-	char dir[64], data[96], out[96];
+	struct rep_dir d;
 };
 
 FIXTURE_SETUP(atp)
 {
-	FILE *f;
-
-	snprintf(self->dir, sizeof(self->dir), "/tmp/ngemu-atp-XXXXXX");
-	ASSERT_NE(NULL, mkdtemp(self->dir));
-	snprintf(self->data, sizeof(self->data), "%s/rec.txt", self->dir);
-	snprintf(self->out, sizeof(self->out), "%s/out", self->dir);
-	f = fopen(self->data, "w");
-	ASSERT_NE(NULL, f);
-	fputs("preset rec\nreference dir\nworkloads st,sssp,rwshare\nsystems dir,rec\n"
-	      "claim r-rec | s | speedup gmean | rec | 1.3 | dir.evictions\n", f);
-	fclose(f);
+	ASSERT_EQ(0, rep_dir_make(&self->d, "atp", "rec.txt",
+				     "preset rec\nreference dir\nworkloads st,sssp,rwshare\nsystems dir,rec\n"
+				     "claim r-rec | s | speedup gmean | rec | 1.3 | dir.evictions\n"));
 }
 
 FIXTURE_TEARDOWN(atp)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", self->dir);
-	if (system(cmd))
-		TH_LOG("could not remove %s", self->dir);
+	if (rep_dir_remove(&self->d))
+		TH_LOG("could not remove %s", self->d.dir);
 }
 
 /* The files in DIR/points. */
@@ -76,12 +66,12 @@ TEST_F(atp, each_workload_at_its_papers_proportion_or_one_wave)
 {
 	char *csv, *md;
 
-	run_cmd(&self->r, NGEMU("reproduce", "rec", "--data", self->data,
-				"--out", self->out, "--at-proportion",
+	run_cmd(&self->r, NGEMU("reproduce", "rec", "--data", self->d.data,
+				"--out", self->d.out, "--at-proportion",
 				PROP_OPTS));
 	ASSERT_TRUE(self->r.status == 0 || self->r.status == 3)
 		TH_LOG("%d: %s", self->r.status, self->r.err);
-	csv = file(self->out, "proportions.csv");
+	csv = file(self->d.out, "proportions.csv");
 	ASSERT_NE(NULL, csv);
 	EXPECT_EQ(0, strncmp(csv, "workload,size_bytes,paper_bytes,paper_source,at_scale_bytes,ratio,sized\n", 72))
 		TH_LOG("%s", csv);
@@ -102,7 +92,7 @@ TEST_F(atp, each_workload_at_its_papers_proportion_or_one_wave)
 	EXPECT_NE(NULL, strstr(csv, "\nrwshare,1048576,,,,,no paper size: its default\n"))
 		TH_LOG("%s", csv);
 	free(csv);
-	md = file(self->out, "report.md");
+	md = file(self->d.out, "report.md");
 	ASSERT_NE(NULL, md);
 	EXPECT_NE(NULL, strstr(md, "| st | 512.0 KiB | at scale | 64.0 MiB (REC Table 3: ST 128 MB) | 512.0 KiB | 1 |"))
 		TH_LOG("%s", md);
@@ -122,13 +112,13 @@ TEST_F(atp, half_the_device_memory_caps_a_size)
 	 * each, below its 8 MiB at REC's own 1/8 scale, and above the
 	 * wave of 4 SMs (160 KiB)
 	 */
-	run_cmd(&self->r, NGEMU("reproduce", "rec", "--data", self->data,
-				"--out", self->out, "--at-proportion",
+	run_cmd(&self->r, NGEMU("reproduce", "rec", "--data", self->d.data,
+				"--out", self->d.out, "--at-proportion",
 				"--mem-per-gpu", "2M", "--sms", "4",
 				"--iters", "1"));
 	ASSERT_TRUE(self->r.status == 0 || self->r.status == 3)
 		TH_LOG("%d: %s", self->r.status, self->r.err);
-	csv = file(self->out, "proportions.csv");
+	csv = file(self->d.out, "proportions.csv");
 	ASSERT_NE(NULL, csv) TH_LOG("%d: %s", self->r.status, self->r.err);
 	EXPECT_NE(NULL, strstr(csv, "\nst,2097152,67108864,\"REC Table 3: ST 128 MB\",8388608,0.25,capped at half the device memory\n"))
 		TH_LOG("%s", csv);
@@ -140,23 +130,23 @@ TEST_F(atp, the_two_modes_points_do_not_mix)
 	char *a, *b, hash[17];
 
 	/* at the paper's proportions: 3 workloads x 2 systems */
-	run_cmd(&self->r, NGEMU("reproduce", "rec", "--data", self->data,
-				"--out", self->out, "--at-proportion",
+	run_cmd(&self->r, NGEMU("reproduce", "rec", "--data", self->d.data,
+				"--out", self->d.out, "--at-proportion",
 				PROP_OPTS));
 	ASSERT_TRUE(self->r.status == 0 || self->r.status == 3)
 		TH_LOG("%d: %s", self->r.status, self->r.err);
-	EXPECT_EQ(6, points(self->out));
-	a = file(self->out, "results.csv");
+	EXPECT_EQ(6, points(self->d.out));
+	a = file(self->d.out, "results.csv");
 	ASSERT_NE(NULL, a);
 	/* at the default sizes in the same folder: none of those found */
-	run_cmd(&self->r, NGEMU("reproduce", "rec", "--data", self->data,
-				"--out", self->out, PROP_OPTS));
+	run_cmd(&self->r, NGEMU("reproduce", "rec", "--data", self->d.data,
+				"--out", self->d.out, PROP_OPTS));
 	ASSERT_TRUE(self->r.status == 0 || self->r.status == 3)
 		TH_LOG("%d: %s", self->r.status, self->r.err);
 	EXPECT_NE(NULL, strstr(self->r.err, "6 points, 6 to run, 0 kept from before"))
 		TH_LOG("%s", self->r.err);
-	EXPECT_EQ(12, points(self->out));
-	b = file(self->out, "results.csv");
+	EXPECT_EQ(12, points(self->d.out));
+	b = file(self->d.out, "results.csv");
 	ASSERT_NE(NULL, b);
 	/* a row's hash (its first column) of the one is not the other's */
 	snprintf(hash, sizeof(hash), "%s", strchr(a, '\n') + 1);
@@ -164,12 +154,12 @@ TEST_F(atp, the_two_modes_points_do_not_mix)
 	EXPECT_EQ(NULL, strstr(b, hash)) TH_LOG("%s\n%s", a, b);
 	free(b);
 	/* and each mode finds its own again */
-	run_cmd(&self->r, NGEMU("reproduce", "rec", "--data", self->data,
-				"--out", self->out, "--at-proportion",
+	run_cmd(&self->r, NGEMU("reproduce", "rec", "--data", self->d.data,
+				"--out", self->d.out, "--at-proportion",
 				PROP_OPTS));
 	EXPECT_NE(NULL, strstr(self->r.err, "6 points, 0 to run, 6 kept from before"))
 		TH_LOG("%s", self->r.err);
-	b = file(self->out, "results.csv");
+	b = file(self->d.out, "results.csv");
 	ASSERT_NE(NULL, b);
 	EXPECT_STREQ(a, b);
 	free(a);
@@ -180,13 +170,13 @@ TEST_F(atp, a_size_beside_it_is_refused)
 {
 	struct stat st;
 
-	run_cmd(&self->r, NGEMU("reproduce", "rec", "--data", self->data,
-				"--out", self->out, "--at-proportion",
+	run_cmd(&self->r, NGEMU("reproduce", "rec", "--data", self->d.data,
+				"--out", self->d.out, "--at-proportion",
 				"--size", "1M"));
 	EXPECT_EQ(2, self->r.status);
 	EXPECT_NE(NULL, strstr(self->r.err, "--at-proportion sizes each workload itself: drop --size"))
 		TH_LOG("%s", self->r.err);
-	EXPECT_NE(0, stat(self->out, &st));
+	EXPECT_NE(0, stat(self->d.out, &st));
 }
 
 TEST_HARNESS_MAIN

@@ -16,39 +16,29 @@
 #include "ng_test.h"
 
 #include "rep_csv.h"
+#include "rep_dir.h"
 #include "run_cmd.h"
 
 #define NGEMU(...) ((char *const[]){ (char *)ngemu_path(), __VA_ARGS__, NULL })
 
 FIXTURE(mem) {
 	struct cmd_result r;
-	char dir[64], data[96], out[96];
+	struct rep_dir d;
 };
 
 FIXTURE_SETUP(mem)
 {
-	FILE *f;
-
-	snprintf(self->dir, sizeof(self->dir), "/tmp/ngemu-mem-XXXXXX");
-	ASSERT_NE(NULL, mkdtemp(self->dir));
-	snprintf(self->data, sizeof(self->data), "%s/carve.txt", self->dir);
-	snprintf(self->out, sizeof(self->out), "%s/out", self->dir);
-	f = fopen(self->data, "w");
-	ASSERT_NE(NULL, f);
-	fputs("preset carve\nreference numa-gpu\nworkloads hotspot,sssp\n"
-	      "systems numa-gpu,repl-ro,ideal\n"
-	      "claim mem | s | memory amean | ideal | 2.4 | repl.pages\n"
-	      "claim mem-ro | s | memory amean | repl-ro | 2.4 | repl.pages | sssp\n", f);
-	fclose(f);
+	ASSERT_EQ(0, rep_dir_make(&self->d, "mem", "carve.txt",
+				     "preset carve\nreference numa-gpu\nworkloads hotspot,sssp\n"
+				     "systems numa-gpu,repl-ro,ideal\n"
+				     "claim mem | s | memory amean | ideal | 2.4 | repl.pages\n"
+				     "claim mem-ro | s | memory amean | repl-ro | 2.4 | repl.pages | sssp\n"));
 }
 
 FIXTURE_TEARDOWN(mem)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", self->dir);
-	if (system(cmd))
-		TH_LOG("could not remove %s", self->dir);
+	if (rep_dir_remove(&self->d))
+		TH_LOG("could not remove %s", self->d.dir);
 }
 
 /* results.csv's columns 11 and 12 (the header is checked below) */
@@ -68,13 +58,13 @@ TEST_F(mem, memory_is_footprint_and_replicas_over_the_reference)
 	unsigned int used = 0;
 	char *res, *claims;
 
-	run_cmd(&self->r, NGEMU("reproduce", "carve", "--data", self->data,
-				"--out", self->out, "--size", "256K",
+	run_cmd(&self->r, NGEMU("reproduce", "carve", "--data", self->d.data,
+				"--out", self->d.out, "--size", "256K",
 				"--iters", "1"));
 	ASSERT_TRUE(self->r.status == 0 || self->r.status == 3)
 		TH_LOG("%d: %s", self->r.status, self->r.err);
-	res = file(self->out, "results.csv");
-	claims = file(self->out, "claims.csv");
+	res = file(self->d.out, "results.csv");
+	claims = file(self->d.out, "claims.csv");
 	ASSERT_NE(NULL, strstr(res, "hash,workload,system,verified,modeled_s,remote_fraction,link_bytes,link_fraction,l2_misses,inv_evict_hits,mem_latency_ns,footprint,repl_bytes,page_blocks\n"))
 		TH_LOG("%s", res);
 	/* every GPU reaches pages another homes: the ideal holds copies */
