@@ -22,9 +22,16 @@ struct ng_ev {
 	uint8_t gpu;		/* the requester */
 };
 
+struct ng_evlog_key;
+
 struct ng_evlog {
 	void *e;
 	size_t n, cap;
+	/* a gathered log's scratch for sorting (event_log.c) */
+	struct ng_evlog_key *key;
+	size_t key_cap;
+	void *tmp;
+	size_t tmp_cap;
 };
 
 /* Room for one more event of @size bytes; NULL when memory is short. */
@@ -42,9 +49,9 @@ size_t ng_evlog_gather(struct ng_evlog *all,
 static inline void ng_evlog_free(struct ng_evlog *l)
 {
 	free(l->e);
-	l->e = NULL;
-	l->n = 0;
-	l->cap = 0;
+	free(l->key);
+	free(l->tmp);
+	*l = (struct ng_evlog){ 0 };
 }
 
 #endif /* NGEMU_LIB_MODEL_EVENT_LOG_H */
