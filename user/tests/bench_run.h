@@ -20,6 +20,17 @@
 #define BENCH_SCALED	0x1u
 /* one SM a GPU, to stay quick */
 #define BENCH_ONE_SM	0x2u
+/*
+ * The smallest of BENCH_SMALL_SIZE, twice that, ... up to its default
+ * size that the workload takes (one that needs more says so: -EINVAL),
+ * unless @o gives a size: for the loops over every workload whose check
+ * (a wrong element is caught, a home or a width still verifies) holds at
+ * any size. At the defaults such loops took 2 to 5 minutes each under the
+ * sanitizers; each workload's own test and its paper's suite run it at
+ * its default size.
+ */
+#define BENCH_SMALL	0x4u
+#define BENCH_SMALL_SIZE	(128u << 10)
 
 /*
  * Run @wl under @preset, deterministic, with @flags' changes and then
@@ -35,8 +46,10 @@ static inline int bench_run(const char *preset, unsigned int flags,
 			    size_t errlen)
 {
 	const struct ng_bench_opts defaults = { 0 };
+	struct ng_bench_opts opts;
 	struct ng_config cfg;
 	struct ng_system *sys;
+	uint64_t size;
 	int ret;
 
 	if (ng_config_preset(&cfg, preset, err, errlen))
@@ -52,12 +65,20 @@ static inline int bench_run(const char *preset, unsigned int flags,
 	for (; kv && kv[0]; kv += 2)
 		if (ng_config_set(&cfg, kv[0], kv[1], err, errlen))
 			return -EINVAL;
-	ret = ng_system_create(&sys, &cfg, err, errlen);
-	if (ret)
-		return ret;
-	ret = ng_bench_run(sys, wl, o ? o : &defaults, r, err, errlen);
-	ng_system_destroy(sys);
-	return ret;
+	opts = o ? *o : defaults;
+	size = (flags & BENCH_SMALL) && !opts.size ? BENCH_SMALL_SIZE : 0;
+	for (;;) {
+		opts.size = size && size < wl->default_size ? size : opts.size;
+		ret = ng_system_create(&sys, &cfg, err, errlen);
+		if (ret)
+			return ret;
+		ret = ng_bench_run(sys, wl, &opts, r, err, errlen);
+		ng_system_destroy(sys);
+		if (ret != -EINVAL || !size || size >= wl->default_size)
+			return ret;
+		size *= 2;
+		opts.size = 0;
+	}
 }
 
 #endif /* NGEMU_TEST_BENCH_RUN_H */

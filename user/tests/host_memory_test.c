@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host memory as a home: every workload of every preset verifies with its
- * buffers in host memory (--placement host), and CARVE's workloads verify
- * when the carve-out pushes part of their buffers to host memory. Caches
+ * buffers in host memory (--placement host; at a small size, bench_run.h),
+ * and CARVE's workloads verify when the carve-out pushes part of their
+ * buffers to host memory. Caches
  * that keep lines across kernels (CARVE's hardware coherence, REC's
  * directory) must not keep host lines: no coherence mechanism sees a write
  * to them, and a kernel would read what the one before last wrote.
@@ -42,7 +43,8 @@ TEST(every_workload_verifies_in_host_memory_under_every_preset)
 		for (const struct ng_workload *const *w = ng_workloads; *w; w++) {
 			if (!(ng_workload_suites(*w) & ng_suite_bit(presets[p])))
 				continue;
-			ASSERT_EQ(0, run(presets[p], *w, host, r, err, sizeof(err)))
+			ASSERT_EQ(0, bench_run(presets[p], BENCH_SMALL, host, *w,
+					       NULL, r, err, sizeof(err)))
 				TH_LOG("%s %s: %s", presets[p], (*w)->name, err);
 			EXPECT_TRUE(r->verified)
 				TH_LOG("%s %s: %s", presets[p], (*w)->name, r->verify);

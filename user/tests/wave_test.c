@@ -8,10 +8,13 @@
  * use (each preset's own width is what every other test runs).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ng_test.h"
+
+#include "bench_run.h"
 
 #include "ngemu/config.h"
 #include "ngemu/runtime/kernel.h"
@@ -235,31 +238,26 @@ TEST(warp_width_is_32_or_64)
 	EXPECT_NE(NULL, strstr(err, "warp-width"));
 }
 
-/* Run @wl under @preset at @width lanes: verified? */
+/* Run @wl under @preset at @width lanes, at a small size: verified? */
 static bool verifies(struct __test_metadata *_metadata, const char *preset,
 		     const struct ng_workload *wl, unsigned int width,
 		     bool corrupt)
 {
 	struct ng_bench_result *r = calloc(1, sizeof(*r));
 	struct ng_bench_opts o = { .corrupt = corrupt };
-	struct ng_config cfg;
-	struct ng_system *sys;
-	char err[512];
+	char err[512], lanes[8];
+	const char *kv[] = { "warp-width", lanes, NULL };
 	bool ok;
 
 	if (!r)
 		abort();
-	if (ng_config_preset(&cfg, preset, err, sizeof(err)))
-		abort();
-	cfg.warp_width = width;
-	cfg.deterministic = true;
-	EXPECT_EQ(0, ng_system_create(&sys, &cfg, err, sizeof(err))) TH_LOG("%s", err);
-	EXPECT_EQ(0, ng_bench_run(sys, wl, &o, r, err, sizeof(err)))
+	snprintf(lanes, sizeof(lanes), "%u", width);
+	EXPECT_EQ(0, bench_run(preset, BENCH_SMALL, kv, wl, &o, r, err,
+			       sizeof(err)))
 		TH_LOG("%s %s at %u: %s", preset, wl->name, width, err);
 	ok = r->verified;
 	if (!ok && !corrupt)
 		TH_LOG("%s %s at %u lanes: %s", preset, wl->name, width, r->verify);
-	ng_system_destroy(sys);
 	free(r);
 	return ok;
 }
