@@ -67,17 +67,17 @@ static inline int bench_run(const char *preset, unsigned int flags,
 			return -EINVAL;
 	opts = o ? *o : defaults;
 	size = (flags & BENCH_SMALL) && !opts.size ? BENCH_SMALL_SIZE : 0;
-	for (;;) {
-		opts.size = size && size < wl->default_size ? size : opts.size;
+	for (;; size *= 2) {
+		if (size)
+			opts.size = size < wl->default_size ? size : 0;
 		ret = ng_system_create(&sys, &cfg, err, errlen);
 		if (ret)
 			return ret;
 		ret = ng_bench_run(sys, wl, &opts, r, err, errlen);
 		ng_system_destroy(sys);
-		if (ret != -EINVAL || !size || size >= wl->default_size)
+		/* not small, or already at the default: nothing to retry */
+		if (ret != -EINVAL || !size || !opts.size)
 			return ret;
-		size *= 2;
-		opts.size = 0;
 	}
 }
 
